@@ -17,7 +17,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       transform,
       transformIgnorePatterns,
-      testTimeout: 90_000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
     },
   ],
 };

@@ -1,0 +1,139 @@
+import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama/browser';
+import { Deadline } from '../deadline';
+import { fromStatus, isAbortError, LlmError, unreachable, type ErrorContext } from '../errors';
+import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolSpec } from '../types';
+
+export interface OllamaProviderConfig {
+  baseUrl: string;
+  idleTimeoutMs: number;
+}
+
+interface ResponseErrorLike {
+  name: string;
+  status_code: number;
+  error: string;
+}
+
+/** A local Ollama server, through the official client's browser build. */
+export function createOllamaProvider(config: OllamaProviderConfig): LlmProvider {
+  const host = config.baseUrl.replace(/\/+$/, '');
+  const context = (model?: string): ErrorContext => ({ kind: 'ollama', baseUrl: host, model });
+  // One client per request, so each request's own signal reaches fetch (the client only offers
+  // abort-all, and only once the stream has started).
+  const clientFor = (signal: AbortSignal) =>
+    new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal: mergeSignals(init?.signal, signal) }) });
+
+  return {
+    id: 'ollama',
+    async listModels(signal) {
+      const deadline = new Deadline(signal ?? new AbortController().signal, config.idleTimeoutMs);
+      try {
+        const { models } = await clientFor(deadline.signal).list();
+        return models.map((m): ModelInfo => ({ id: m.name }));
+      } catch (error) {
+        throw toLlmError(error, context(), deadline.timedOut);
+      } finally {
+        deadline.dispose();
+      }
+    },
+    chat(request, signal) {
+      return streamChat(clientFor, request, signal, config.idleTimeoutMs, context(request.model));
+    },
+  };
+}
+
+async function* streamChat(
+  clientFor: (signal: AbortSignal) => Ollama,
+  request: ChatRequest,
+  signal: AbortSignal,
+  idleMs: number,
+  ctx: ErrorContext,
+): AsyncGenerator<ChatEvent> {
+  const deadline = new Deadline(signal, idleMs);
+  let last: ChatResponse | undefined;
+  let callIndex = 0;
+  let started = false;
+  try {
+    const stream = await clientFor(deadline.signal).chat({
+      model: request.model,
+      messages: request.messages.map(toWireMessage),
+      stream: true,
+      ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
+      options: {
+        ...(request.contextTokens ? { num_ctx: request.contextTokens } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      },
+    });
+    started = true;
+    for await (const chunk of stream) {
+      deadline.touch();
+      last = chunk;
+      if (chunk.message?.content) yield { type: 'text', delta: chunk.message.content };
+      for (const call of chunk.message?.tool_calls ?? []) {
+        yield { type: 'tool_call', call: { id: `call_${callIndex++}`, name: call.function.name, arguments: call.function.arguments ?? {} } };
+      }
+    }
+  } catch (error) {
+    // fetch rejects with a TypeError both when nothing listens and when a stream dies mid-way.
+    if (started && error instanceof TypeError && !deadline.timedOut) throw streamCut();
+    throw toLlmError(error, ctx, deadline.timedOut);
+  } finally {
+    deadline.dispose();
+  }
+  if (!last?.done) throw streamCut();
+  yield { type: 'usage', promptTokens: last.prompt_eval_count ?? 0, completionTokens: last.eval_count ?? 0 };
+  yield { type: 'done', finishReason: last.done_reason || 'stop' };
+}
+
+function toWireTool(tool: ToolSpec): Tool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters as Tool['function']['parameters'] } };
+}
+
+function toWireMessage(message: LlmMessage): Message {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return { role: 'user', content: message.content, ...(message.images?.length ? { images: message.images.map(stripDataUrl) } : {}) };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) } : {}),
+      };
+    case 'tool':
+      return { role: 'tool', content: message.content, tool_name: message.name } as Message;
+  }
+}
+
+/** Ollama wants bare base64 images, not data URLs. */
+function stripDataUrl(image: string): string {
+  return image.replace(/^data:[^,]*,/, '');
+}
+
+function mergeSignals(a: AbortSignal | null | undefined, b: AbortSignal): AbortSignal {
+  return a ? AbortSignal.any([a, b]) : b;
+}
+
+function streamCut(): LlmError {
+  return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+}
+
+function isResponseError(error: unknown): error is ResponseErrorLike {
+  return error instanceof Error && error.name === 'ResponseError' && typeof (error as Partial<ResponseErrorLike>).status_code === 'number';
+}
+
+function toLlmError(error: unknown, ctx: ErrorContext, timedOut: boolean): LlmError {
+  if (error instanceof LlmError) return error;
+  if (timedOut) {
+    return new LlmError('timeout', 'Ollama did not answer in time.', {
+      hint: 'A large model can take a while to load the first time. Retry, or raise the timeout in settings.',
+    });
+  }
+  if (isAbortError(error)) return new LlmError('aborted', 'Stopped.');
+  if (isResponseError(error)) return fromStatus(error.status_code, error.error, ctx);
+  if (error instanceof SyntaxError) return new LlmError('bad_response', 'Ollama sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at Ollama (http://127.0.0.1:11434).' });
+  if (error instanceof Error && /did not receive done/i.test(error.message)) return streamCut();
+  if (error instanceof TypeError) return unreachable(ctx);
+  return new LlmError('bad_response', error instanceof Error ? error.message : String(error));
+}

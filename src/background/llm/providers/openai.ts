@@ -1,0 +1,175 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ProviderKind } from '../../../shared/settings';
+import { Deadline } from '../deadline';
+import { fromStatus, isAbortError, LlmError, parseRetryAfter, unreachable, type ErrorContext } from '../errors';
+import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolCall, ToolSpec } from '../types';
+
+export interface OpenAiProviderConfig {
+  kind: Exclude<ProviderKind, 'ollama'>;
+  baseUrl: string;
+  apiKey: string;
+  idleTimeoutMs: number;
+  headers?: Record<string, string>;
+}
+
+/** OpenAI, OpenRouter and every OpenAI-compatible server, through the official client. */
+export function createOpenAiProvider(config: OpenAiProviderConfig): LlmProvider {
+  const client = new OpenAI({
+    baseURL: config.baseUrl.replace(/\/+$/, ''),
+    // Local servers need no key, but the client insists on one; they ignore it.
+    apiKey: config.apiKey || 'no-key',
+    dangerouslyAllowBrowser: true, // runs in the extension's background page, never in a web page
+    maxRetries: 0, // retries are the router's decision, so they can honour Retry-After and Stop
+    timeout: config.idleTimeoutMs,
+    defaultHeaders: config.headers,
+  });
+  const context = (model?: string): ErrorContext => ({ kind: config.kind, baseUrl: config.baseUrl, model });
+
+  return {
+    id: config.kind,
+    async listModels(signal) {
+      try {
+        const page = await client.models.list({ signal });
+        return page.data.map((m): ModelInfo => ({ id: m.id }));
+      } catch (error) {
+        throw toLlmError(error, context());
+      }
+    },
+    chat(request, signal) {
+      return streamChat(client, request, signal, config.idleTimeoutMs, context(request.model));
+    },
+  };
+}
+
+async function* streamChat(
+  client: OpenAI,
+  request: ChatRequest,
+  signal: AbortSignal,
+  idleMs: number,
+  ctx: ErrorContext,
+): AsyncGenerator<ChatEvent> {
+  const deadline = new Deadline(signal, idleMs);
+  const calls = new ToolCallAssembler();
+  let finishReason: string | undefined;
+  try {
+    const stream = await client.chat.completions.create(
+      {
+        model: request.model,
+        messages: request.messages.map(toWireMessage),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      },
+      { signal: deadline.signal },
+    );
+    for await (const chunk of stream) {
+      deadline.touch();
+      yield* eventsOf(chunk, calls);
+      finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+    }
+  } catch (error) {
+    throw deadline.timedOut ? timeoutError(ctx) : toLlmError(error, ctx);
+  } finally {
+    deadline.dispose();
+  }
+  // A stream that ends without a finish reason was cut: the caller keeps what arrived.
+  if (!finishReason) throw new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+  for (const call of calls.finish()) yield { type: 'tool_call', call };
+  yield { type: 'done', finishReason };
+}
+
+function* eventsOf(chunk: ChatCompletionChunk, calls: ToolCallAssembler): Generator<ChatEvent> {
+  const delta = chunk.choices[0]?.delta;
+  if (delta?.content) yield { type: 'text', delta: delta.content };
+  for (const part of delta?.tool_calls ?? []) calls.add(part);
+  if (chunk.usage) {
+    yield { type: 'usage', promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+  }
+}
+
+/** Streamed tool calls arrive as fragments keyed by index; this joins them into whole calls. */
+class ToolCallAssembler {
+  private readonly parts = new Map<number, { id: string; name: string; args: string }>();
+
+  add(part: ChatCompletionChunk.Choice.Delta.ToolCall): void {
+    const entry = this.parts.get(part.index) ?? { id: '', name: '', args: '' };
+    entry.id ||= part.id ?? '';
+    entry.name += part.function?.name ?? '';
+    entry.args += part.function?.arguments ?? '';
+    this.parts.set(part.index, entry);
+  }
+
+  finish(): ToolCall[] {
+    return [...this.parts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, p]) => ({ id: p.id || `call_${index}`, name: p.name, ...parseArguments(p.args) }));
+  }
+}
+
+export function parseArguments(raw: string): Pick<ToolCall, 'arguments' | 'argumentsError'> {
+  if (!raw.trim()) return { arguments: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return { arguments: value as Record<string, unknown> };
+    return { arguments: {}, argumentsError: 'The arguments must be a JSON object.' };
+  } catch {
+    return { arguments: {}, argumentsError: `The arguments were not valid JSON: ${raw.slice(0, 200)}` };
+  }
+}
+
+function toWireTool(tool: ToolSpec): ChatCompletionTool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
+
+function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      if (!message.images?.length) return { role: 'user', content: message.content };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          ...message.images.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+        ],
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', content: message.content, tool_call_id: message.toolCallId };
+  }
+}
+
+function timeoutError(ctx: ErrorContext): LlmError {
+  return new LlmError('timeout', `The ${ctx.kind === 'openai-compatible' ? 'server' : ctx.kind} did not answer in time.`, {
+    hint: 'The model may still be loading or the server is overloaded. Retry, or raise the timeout in settings.',
+  });
+}
+
+function toLlmError(error: unknown, ctx: ErrorContext): LlmError {
+  if (error instanceof LlmError) return error;
+  if (error instanceof APIUserAbortError || isAbortError(error)) return new LlmError('aborted', 'Stopped.');
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const body = error.error as { message?: string } | undefined;
+    return fromStatus(error.status, body?.message ?? error.message, ctx, parseRetryAfter(error.headers?.get?.('retry-after')));
+  }
+  if (error instanceof APIConnectionError) return unreachable(ctx);
+  if (error instanceof SyntaxError) return new LlmError('bad_response', 'The server sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at an OpenAI-compatible API.' });
+  if (error instanceof TypeError) return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+  return new LlmError('bad_response', error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,47 @@
+import type { ModelInfo } from '../../shared/protocol';
+import type { ProviderKind } from '../../shared/settings';
+
+export type { ModelInfo };
+
+/** A tool call as the model asked for it: complete and parsed, not yet validated. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Set when the model's arguments were not valid JSON; the loop reports it back to the model. */
+  argumentsError?: string;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export type LlmMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string; images?: string[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; content: string; toolCallId: string; name: string };
+
+export interface ChatRequest {
+  model: string;
+  messages: LlmMessage[];
+  tools?: ToolSpec[];
+  temperature?: number;
+  /** Context window to ask for (Ollama's num_ctx); providers that size it themselves ignore it. */
+  contextTokens?: number;
+}
+
+export type ChatEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; promptTokens: number; completionTokens: number }
+  | { type: 'done'; finishReason: string };
+
+export interface LlmProvider {
+  readonly id: ProviderKind;
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
+  chat(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent>;
+}

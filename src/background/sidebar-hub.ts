@@ -1,0 +1,54 @@
+import type { Runtime } from 'webextension-polyfill';
+import { RequestEnvelopeSchema, SIDEBAR_PORT, type BgToUiEnvelope, type BgToUiEvent, type SerializedError, type UiToBgRequest } from '../shared/protocol';
+import { LlmError } from './llm/errors';
+
+/**
+ * Keeps the sidebar ports: validates what arrives, answers each request with one reply envelope,
+ * and broadcasts events to every open sidebar (one per window).
+ */
+export class SidebarHub {
+  private readonly ports = new Set<Runtime.Port>();
+
+  constructor(
+    private readonly extensionOrigin: string,
+    private readonly handle: (request: UiToBgRequest) => Promise<unknown>,
+  ) {}
+
+  accept(port: Runtime.Port): void {
+    if (port.name !== SIDEBAR_PORT || !this.isOwnPage(port.sender)) {
+      port.disconnect();
+      return;
+    }
+    this.ports.add(port);
+    port.onDisconnect.addListener(() => this.ports.delete(port));
+    port.onMessage.addListener((message: unknown) => void this.receive(port, message));
+  }
+
+  broadcast(event: BgToUiEvent): void {
+    const envelope: BgToUiEnvelope = { kind: 'event', body: event };
+    for (const port of this.ports) port.postMessage(envelope);
+  }
+
+  private async receive(port: Runtime.Port, message: unknown): Promise<void> {
+    const parsed = RequestEnvelopeSchema.safeParse(message);
+    if (!parsed.success) return; // not ours to answer: nothing well-formed asked
+    const { id, body } = parsed.data;
+    let reply: BgToUiEnvelope;
+    try {
+      reply = { kind: 'reply', id, value: await this.handle(body) };
+    } catch (error) {
+      reply = { kind: 'reply', id, error: serializeError(error) };
+    }
+    if (this.ports.has(port)) port.postMessage(reply);
+  }
+
+  /** Only the extension's own pages may drive the background. */
+  private isOwnPage(sender: Runtime.MessageSender | undefined): boolean {
+    return Boolean(sender?.url?.startsWith(this.extensionOrigin));
+  }
+}
+
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof LlmError) return { code: error.code, message: error.message, hint: error.options.hint };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

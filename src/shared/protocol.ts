@@ -1,0 +1,87 @@
+/**
+ * Every message that crosses a context boundary, declared once.
+ *
+ * Sidebar ⇄ background talk over one runtime Port named {@link SIDEBAR_PORT}. The sidebar sends
+ * requests; the background answers each with one {@link Reply} envelope and pushes events. The
+ * receiver validates with these schemas: it does not trust the sender.
+ */
+import { z } from 'zod';
+import { ConversationSchema, UserErrorSchema } from './conversation';
+import { SettingsSchema } from './settings';
+
+export const SIDEBAR_PORT = 'sidebar';
+
+// ── Sidebar → background requests ───────────────────────────────────────────────────────────
+
+export const UiToBgRequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000) }),
+  z.object({ type: z.literal('chat/stop'), conversationId: z.string() }),
+  z.object({ type: z.literal('chat/retry'), conversationId: z.string() }),
+  z.object({ type: z.literal('conversation/get'), conversationId: z.string().optional() }),
+  z.object({ type: z.literal('conversation/new') }),
+  z.object({ type: z.literal('settings/get') }),
+  z.object({ type: z.literal('settings/save'), settings: SettingsSchema }),
+  z.object({ type: z.literal('models/list') }),
+]);
+export type UiToBgRequest = z.infer<typeof UiToBgRequestSchema>;
+export type UiRequestType = UiToBgRequest['type'];
+
+export const ModelInfoSchema = z.object({
+  id: z.string(),
+  tools: z.boolean().optional(),
+  vision: z.boolean().optional(),
+  contextLength: z.number().optional(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+/** What each request answers with. The compiler checks handlers against this map. */
+export interface UiReplyMap {
+  'chat/send': { messageId: string };
+  'chat/stop': { stopped: boolean };
+  'chat/retry': { messageId: string };
+  'conversation/get': z.infer<typeof ConversationSchema>;
+  'conversation/new': z.infer<typeof ConversationSchema>;
+  'settings/get': z.infer<typeof SettingsSchema>;
+  'settings/save': z.infer<typeof SettingsSchema>;
+  'models/list': ModelInfo[];
+}
+
+// ── Background → sidebar events ─────────────────────────────────────────────────────────────
+
+export const BgToUiEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('conversation/updated'), conversation: ConversationSchema }),
+  z.object({
+    type: z.literal('chat/delta'),
+    conversationId: z.string(),
+    messageId: z.string(),
+    delta: z.string(),
+  }),
+  z.object({
+    type: z.literal('chat/error'),
+    conversationId: z.string(),
+    error: UserErrorSchema,
+    /** The user's text that did not get an answer, so the composer can offer it again. */
+    unsentText: z.string().optional(),
+  }),
+]);
+export type BgToUiEvent = z.infer<typeof BgToUiEventSchema>;
+
+// ── Envelopes on the port ───────────────────────────────────────────────────────────────────
+
+export const SerializedErrorSchema = z.object({ code: z.string(), message: z.string(), hint: z.string().optional() });
+export type SerializedError = z.infer<typeof SerializedErrorSchema>;
+
+export const RequestEnvelopeSchema = z.object({ kind: z.literal('request'), id: z.number().int(), body: UiToBgRequestSchema });
+export type RequestEnvelope = z.infer<typeof RequestEnvelopeSchema>;
+
+export const ReplyEnvelopeSchema = z.union([
+  z.object({ kind: z.literal('reply'), id: z.number().int(), value: z.unknown() }),
+  z.object({ kind: z.literal('reply'), id: z.number().int(), error: SerializedErrorSchema }),
+]);
+export type ReplyEnvelope = z.infer<typeof ReplyEnvelopeSchema>;
+
+export const EventEnvelopeSchema = z.object({ kind: z.literal('event'), body: BgToUiEventSchema });
+export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
+
+export const BgToUiEnvelopeSchema = z.union([ReplyEnvelopeSchema, EventEnvelopeSchema]);
+export type BgToUiEnvelope = z.infer<typeof BgToUiEnvelopeSchema>;

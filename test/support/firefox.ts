@@ -1,0 +1,103 @@
+/**
+ * Real headless Firefox ESR with the built extension installed, driven by puppeteer-core over
+ * WebDriver BiDi. One browser per test file.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+export const ADDON_ID = 'foxagent@foxagent.dev';
+/** Pinned so tests know the extension's moz-extension:// origin in advance. */
+export const EXTENSION_UUID = '5e5e0a9e-f0a4-4a6e-9c55-f0a9e17a0001';
+export const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
+export const DIST_DIR = path.resolve(__dirname, '../../dist');
+
+export function firefoxBinary(): string {
+  const candidates = [process.env.FIREFOX_BIN, '/usr/bin/firefox-esr', '/usr/bin/firefox'].filter((p): p is string => Boolean(p));
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    throw new Error(
+      'Firefox ESR is needed for the end-to-end tests and was not found. Install it with ' +
+        '`sudo apt-get install firefox-esr` (Debian/Ubuntu), or set FIREFOX_BIN to a Firefox binary.',
+    );
+  }
+  return found;
+}
+
+/** The raw WebDriver BiDi connection puppeteer keeps (not in its public types). */
+interface BidiConnection {
+  send(method: string, params: object): Promise<Record<string, unknown>>;
+}
+
+export function bidi(browser: Browser): BidiConnection {
+  return (browser as unknown as { connection: BidiConnection }).connection;
+}
+
+function contextOf(page: Page): string {
+  return (page.mainFrame() as unknown as { _id: string })._id;
+}
+
+export interface FoxAgentBrowser {
+  browser: Browser;
+  /** Opens the real sidebar panel of the browser window. */
+  openSidebarPanel(): Promise<void>;
+  /** Opens an extension page (e.g. 'sidebar.html') in a new tab and waits until it is ready. */
+  openExtensionPage(file: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchFirefox(): Promise<FoxAgentBrowser> {
+  if (!existsSync(path.join(DIST_DIR, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build` first.');
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxBinary(),
+    headless: true,
+    protocolTimeout: 60_000,
+    args: ['--remote-allow-system-access'],
+    env: { ...process.env, MOZ_DISABLE_NONLOCAL_CONNECTIONS: '1' },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: EXTENSION_UUID }),
+      'media.navigator.streams.fake': true,
+      'media.navigator.permission.disabled': true,
+      'services.settings.server': 'data:,#none',
+      'browser.shell.checkDefaultBrowser': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+    },
+  });
+  await browser.installExtension(DIST_DIR);
+
+  const openExtensionPage = async (file: string) => {
+    const url = `${EXTENSION_ORIGIN}/${file}`;
+    const page = await browser.newPage();
+    // Firefox sends no load events for extension pages over BiDi: navigate without waiting, then poll.
+    await bidi(browser).send('browsingContext.navigate', { context: contextOf(page), url, wait: 'none' });
+    await waitFor(() => page.evaluate((u) => location.href === u && document.readyState === 'complete', url), { what: `${file} to load` });
+    return page;
+  };
+
+  const openSidebarPanel = async () => {
+    const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })) as { contexts?: { context: string }[]; result?: { contexts: { context: string }[] } };
+    const chrome = (tree.result?.contexts ?? tree.contexts ?? [])[0]?.context;
+    if (!chrome) throw new Error('No browser window to open the sidebar in.');
+    const panelId = `${ADDON_ID.replace(/[^a-z0-9_-]/gi, '_')}-sidebar-action`;
+    await bidi(browser).send('script.evaluate', { target: { context: chrome }, awaitPromise: true, expression: `SidebarController.show('${panelId}')` });
+  };
+
+  return { browser, openExtensionPage, openSidebarPanel, close: () => browser.close() };
+}
+
+/** Polls until `check` returns something truthy; fails with what it was waiting for. */
+export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 15_000, intervalMs = 50, what = 'condition' } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+}
