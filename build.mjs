@@ -15,6 +15,7 @@ const scripts = {
   entryPoints: {
     background: path.join(root, 'src/background/index.ts'),
     content: path.join(root, 'src/content/index.ts'),
+    'page-agent': path.join(root, 'src/content/page-agent.ts'),
   },
   outdir: dist,
   bundle: true,

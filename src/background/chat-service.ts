@@ -1,24 +1,46 @@
-import { newId, titleFrom, type ChatMessage, type Conversation } from '../shared/conversation';
+import { titleFrom, newId, type Conversation, type Intent, type UserMessage } from '../shared/conversation';
 import type { BgToUiEvent } from '../shared/protocol';
 import type { Settings } from '../shared/settings';
+import type { AgentOutcome } from './agent/events';
+import { toLlmHistory } from './agent/history';
+import { runAgentLoop } from './agent/loop';
+import type { PermissionGate } from './agent/permission-gate';
+import { AGENT_PROMPT, BASE_PROMPT, systemPrompt, type PageContext } from './agent/prompts';
 import type { ConversationStore } from './conversations';
+import { classifyIntent } from './intent';
 import { LlmError } from './llm/errors';
-import type { LlmMessage, LlmProvider } from './llm/types';
+import type { LlmRouter } from './llm/router';
+import type { ToolRegistry } from './tools/registry';
+import { TurnRecorder } from './turn-recorder';
+
+export interface Session {
+  router: LlmRouter;
+  settings: Settings;
+  model: string;
+}
+
+/** The page the user is on, read for the prompt: text only, or with the element index. */
+export interface PageAccess {
+  context(forAction: boolean, signal: AbortSignal): Promise<{ page: PageContext; tabId: number } | undefined>;
+}
 
 export interface ChatServiceDeps {
   store: ConversationStore;
-  /** The provider and settings in force now (settings can change between turns). */
-  resolveProvider(): Promise<{ provider: LlmProvider; settings: Settings }>;
   emit(event: BgToUiEvent): void;
+  session(): Promise<Session>;
+  tools: ToolRegistry;
+  gate: PermissionGate;
+  page?: PageAccess;
   now?: () => number;
-  /** How often a streaming answer is written to storage, at most. */
   saveIntervalMs?: number;
 }
 
-const SYSTEM_PROMPT =
-  'You are FoxAgent, an assistant that lives in the Firefox sidebar. Answer clearly and concisely, using Markdown where it helps.';
+const INTENT_TIMEOUT_MS = 20_000;
 
-/** Runs chat turns: stores the conversation as it goes and streams the answer to the sidebar. */
+/**
+ * Takes each user message through its turn: classify it, then answer on the fast path (one
+ * streamed call, no tools) or run the agent loop, recording everything in the conversation.
+ */
 export class ChatService {
   private readonly running = new Map<string, AbortController>();
   private readonly now: () => number;
@@ -32,20 +54,23 @@ export class ChatService {
   }
 
   async send(conversationId: string, text: string): Promise<{ messageId: string }> {
-    const conversation = await this.load(conversationId);
-    if (this.isRunning(conversationId)) throw new LlmError('bad_request', 'An answer is still being written. Stop it first.', { retryable: false });
-    conversation.messages.push({ id: newId('msg'), role: 'user', content: text, createdAt: this.now(), status: 'complete' });
+    const conversation = await this.idle(conversationId);
+    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now() };
+    conversation.messages.push(message);
     if (!conversation.title) conversation.title = titleFrom(text);
-    return this.startTurn(conversation);
+    this.start(conversation, message);
+    return { messageId: message.id };
   }
 
-  /** Answers the last user message again, replacing a failed or stopped answer. */
+  /** Runs the last user message again, replacing whatever answered it. */
   async retry(conversationId: string): Promise<{ messageId: string }> {
-    const conversation = await this.load(conversationId);
-    if (this.isRunning(conversationId)) throw new LlmError('bad_request', 'An answer is still being written.', { retryable: false });
-    while (conversation.messages.at(-1)?.role === 'assistant') conversation.messages.pop();
-    if (!conversation.messages.length) throw new LlmError('bad_request', 'There is nothing to retry.', { retryable: false });
-    return this.startTurn(conversation);
+    const conversation = await this.idle(conversationId);
+    const lastUser = conversation.messages.map((m) => m.role).lastIndexOf('user');
+    const message = conversation.messages[lastUser];
+    if (!message || message.role !== 'user') throw new LlmError('bad_request', 'There is nothing to retry.', { retryable: false });
+    conversation.messages.splice(lastUser + 1);
+    this.start(conversation, message);
+    return { messageId: message.id };
   }
 
   stop(conversationId: string): boolean {
@@ -54,69 +79,107 @@ export class ChatService {
     return Boolean(controller);
   }
 
-  private async load(conversationId: string): Promise<Conversation> {
+  private async idle(conversationId: string): Promise<Conversation> {
     const conversation = await this.deps.store.get(conversationId);
     if (!conversation) throw new LlmError('bad_request', 'That conversation no longer exists.', { retryable: false });
+    if (this.isRunning(conversationId)) throw new LlmError('bad_request', 'FoxAgent is still working on this chat. Stop it first.', { retryable: false });
     return conversation;
   }
 
-  private async startTurn(conversation: Conversation): Promise<{ messageId: string }> {
-    const answer: ChatMessage = { id: newId('msg'), role: 'assistant', content: '', createdAt: this.now(), status: 'streaming' };
-    conversation.messages.push(answer);
+  private start(conversation: Conversation, message: UserMessage): void {
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
-    await this.publish(conversation);
-    void this.runTurn(conversation, answer, controller.signal).finally(() => this.running.delete(conversation.id));
-    return { messageId: answer.id };
+    void this.runTurn(conversation, message, controller.signal).finally(() => this.running.delete(conversation.id));
   }
 
-  private async runTurn(conversation: Conversation, answer: ChatMessage, signal: AbortSignal): Promise<void> {
-    let lastSave = this.now();
+  private async runTurn(conversation: Conversation, message: UserMessage, signal: AbortSignal): Promise<void> {
+    const history = toLlmHistory(conversation.messages.slice(0, conversation.messages.indexOf(message)));
+    const recorder = new TurnRecorder(conversation, { store: this.deps.store, emit: this.deps.emit, now: this.now, saveIntervalMs: this.deps.saveIntervalMs ?? 500 }, '');
+    await recorder.begin();
     try {
-      const { provider, settings } = await this.deps.resolveProvider();
-      answer.model = settings.provider.model;
-      const history = toLlmHistory(conversation.messages.slice(0, -1));
-      for await (const event of provider.chat({ model: settings.provider.model, messages: history }, signal)) {
-        if (event.type !== 'text') continue;
-        answer.content += event.delta;
-        this.deps.emit({ type: 'chat/delta', conversationId: conversation.id, messageId: answer.id, delta: event.delta });
-        if (this.now() - lastSave > (this.deps.saveIntervalMs ?? 500)) {
-          lastSave = this.now();
-          await this.deps.store.save(conversation);
-        }
-      }
-      answer.status = 'complete';
+      const session = await this.deps.session();
+      recorder.setModel(session.model);
+      message.intent = await this.classify(session, message.content, history.length > 0, signal);
+      await recorder.publish();
+      if (message.intent.kind === 'action') await this.act(session, conversation, message, history, recorder, signal);
+      else await this.answer(session, message.intent, message, history, recorder, signal);
     } catch (error) {
-      this.fail(conversation, answer, error, signal);
+      await this.fail(conversation, message, recorder, error, signal);
     }
-    await this.publish(conversation);
   }
 
-  private fail(conversation: Conversation, answer: ChatMessage, error: unknown, signal: AbortSignal): void {
+  private async classify(session: Session, text: string, hasHistory: boolean, signal: AbortSignal): Promise<Intent> {
+    return classifyIntent(text, hasHistory, async (system, user) => {
+      let reply = '';
+      const limited = AbortSignal.any([signal, AbortSignal.timeout(INTENT_TIMEOUT_MS)]);
+      for await (const event of session.router.chat({ model: session.model, temperature: 0, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }, 'native', limited)) {
+        if (event.type === 'text') reply += event.delta;
+      }
+      return reply;
+    });
+  }
+
+  /** The fast path: one streamed answer with the page as context, no tools. */
+  private async answer(session: Session, intent: Intent, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
+    const page = intent.kind === 'chat' ? undefined : await this.readPage(false, signal);
+    const messages = [{ role: 'system' as const, content: systemPrompt(BASE_PROMPT, page?.page) }, ...history, { role: 'user' as const, content: message.content }];
+    for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, signal)) {
+      if (event.type === 'text') await recorder.appendText(event.delta);
+    }
+    await recorder.finish({});
+  }
+
+  /** The agent loop, with the page's interactive elements in view. */
+  private async act(session: Session, conversation: Conversation, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
+    const page = await this.readPage(true, signal);
+    const outcome = await runAgentLoop(
+      {
+        conversationId: conversation.id,
+        model: session.model,
+        mode: session.settings.toolCallMode,
+        messages: [{ role: 'system', content: systemPrompt(AGENT_PROMPT, page?.page) }, ...history, { role: 'user', content: message.content }],
+        tabId: page?.tabId,
+        limits: { stepLimit: session.settings.stepLimit },
+      },
+      { router: session.router, tools: this.deps.tools, gate: this.deps.gate, emit: (event) => void recorder.apply(event), now: this.now },
+      signal,
+    );
+    await recorder.finish(closingOf(outcome));
+  }
+
+  private async readPage(forAction: boolean, signal: AbortSignal) {
+    // A page that cannot be read (a restricted page, a closed tab) still gets an answer, without it.
+    return this.deps.page?.context(forAction, signal).catch(() => undefined);
+  }
+
+  private async fail(conversation: Conversation, message: UserMessage, recorder: TurnRecorder, error: unknown, signal: AbortSignal) {
     if (signal.aborted) {
-      answer.status = 'stopped';
+      await recorder.finish({ status: 'stopped' });
       return;
     }
     const llmError = error instanceof LlmError ? error : new LlmError('bad_response', error instanceof Error ? error.message : String(error));
-    // A cut stream keeps what arrived; anything else with no text is an error in place of an answer.
-    answer.status = llmError.code === 'stream_cut' && answer.content ? 'incomplete' : 'error';
-    answer.error = llmError.toUserError();
-    const lastUser = [...conversation.messages].reverse().find((m) => m.role === 'user');
-    this.deps.emit({ type: 'chat/error', conversationId: conversation.id, error: answer.error, unsentText: lastUser?.content });
-  }
-
-  private async publish(conversation: Conversation): Promise<void> {
-    await this.deps.store.save(conversation);
-    this.deps.emit({ type: 'conversation/updated', conversation });
+    const partial = llmError.code === 'stream_cut' && recorder.hasText();
+    if (partial) {
+      recorder.markCurrent('incomplete', llmError.toUserError());
+      await recorder.finish({ status: 'incomplete' });
+    } else {
+      await recorder.finish({ error: llmError.toUserError() });
+    }
+    this.deps.emit({ type: 'chat/error', conversationId: conversation.id, error: llmError.toUserError(), unsentText: message.content });
   }
 }
 
-/** The conversation as the model sees it: finished messages only, failed answers left out. */
-export function toLlmHistory(messages: readonly ChatMessage[]): LlmMessage[] {
-  const history: LlmMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }];
-  for (const m of messages) {
-    if (m.role === 'user') history.push({ role: 'user', content: m.content });
-    else if (m.content && m.status !== 'error') history.push({ role: 'assistant', content: m.content });
+function closingOf(outcome: AgentOutcome): Parameters<TurnRecorder['finish']>[0] {
+  switch (outcome.kind) {
+    case 'answered':
+      return {};
+    case 'done':
+      return { text: outcome.summary };
+    case 'asked_user':
+      return { text: outcome.question };
+    case 'stopped':
+      return { status: 'stopped' };
+    default:
+      return { error: { code: outcome.kind, message: outcome.message, retryable: true } };
   }
-  return history;
 }

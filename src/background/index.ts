@@ -1,36 +1,71 @@
 /** Background composition root: builds the services and wires them to the browser. Nothing else. */
 import browser from 'webextension-polyfill';
+import type { BgToUiEvent } from '../shared/protocol';
 import { loadSettings } from '../shared/settings';
 import { ChatService } from './chat-service';
 import { ConversationStore } from './conversations';
 import { createHandlers, dispatch } from './message-handler';
 import { createOriginGuard } from './ollama-origin';
-import { resolveProvider } from './provider-resolver';
+import { createPageAccess } from './page/active-page';
+import { PageCache } from './page/page-cache';
+import { PageReader } from './page/page-reader';
+import { TabAgent } from './page/tab-agent';
+import { waitForLoad } from './page/wait-for-load';
+import { AskingGate } from './permissions/default-gate';
+import { PermissionPrompter } from './permissions/prompter';
+import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
+import { createToolRegistry } from './tools';
 
 const storage = browser.storage.local;
 const extensionOrigin = browser.runtime.getURL('').replace(/\/$/, '');
-const conversations = new ConversationStore(storage);
-const guardOllamaOrigin = createOriginGuard(browser.webRequest, extensionOrigin);
-const applySettings = async () => {
-  const settings = await loadSettings(storage);
-  guardOllamaOrigin(settings.provider.kind === 'ollama' ? settings.provider.baseUrl : undefined);
-};
+const emit = (event: BgToUiEvent) => hub.broadcast(event);
 
-let hub: SidebarHub | undefined;
+const agent = new TabAgent(browser.tabs);
+const reader = new PageReader(agent, new PageCache());
+const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms) });
+
+const conversations = new ConversationStore(storage);
+const sessions = createSessionFactory(storage);
+const prompter = new PermissionPrompter(emit);
+const gate = new AskingGate(prompter, async (tabId) => (tabId === undefined ? undefined : originOf((await browser.tabs.get(tabId)).url)));
 const chat = new ChatService({
   store: conversations,
-  resolveProvider: () => resolveProvider(storage),
-  emit: (event) => hub?.broadcast(event),
+  emit,
+  session: sessions.session,
+  tools,
+  gate,
+  page: createPageAccess(browser.tabs, reader, extensionOrigin),
 });
 const handlers = createHandlers({
   chat,
   conversations,
   settingsStore: storage,
-  currentProvider: async () => (await resolveProvider(storage, { requireModel: false })).provider,
-  onSettingsSaved: () => void applySettings(),
+  currentProvider: sessions.provider,
+  prompter,
 });
-hub = new SidebarHub(extensionOrigin, (request) => dispatch(handlers, request));
+const hub = new SidebarHub(extensionOrigin, (request) => dispatch(handlers, request));
 
-browser.runtime.onConnect.addListener((port) => hub?.accept(port));
+const guardOllamaOrigin = createOriginGuard(browser.webRequest, extensionOrigin);
+async function applySettings() {
+  const settings = await loadSettings(storage);
+  guardOllamaOrigin(settings.provider.kind === 'ollama' ? settings.provider.baseUrl : undefined);
+}
+
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+browser.runtime.onConnect.addListener((port) => hub.accept(port));
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && changes.settings) void applySettings();
+});
+browser.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url || change.status === 'loading') reader.invalidate(tabId);
+});
+browser.tabs.onRemoved.addListener((tabId) => reader.invalidate(tabId));
 void applySettings();

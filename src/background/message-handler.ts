@@ -3,13 +3,14 @@ import { loadSettings, saveSettings, type KeyValueStore } from '../shared/settin
 import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
 import type { LlmProvider } from './llm/types';
+import type { PermissionPrompter } from './permissions/prompter';
 
 export interface HandlerDeps {
   chat: ChatService;
   conversations: ConversationStore;
   settingsStore: KeyValueStore;
   currentProvider(): Promise<LlmProvider>;
-  onSettingsSaved?(): void;
+  prompter: PermissionPrompter;
 }
 
 type RequestOf<T extends UiRequestType> = Extract<UiToBgRequest, { type: T }>;
@@ -21,15 +22,22 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'chat/send': (r) => deps.chat.send(r.conversationId, r.text),
     'chat/retry': (r) => deps.chat.retry(r.conversationId),
     'chat/stop': async (r) => ({ stopped: deps.chat.stop(r.conversationId) }),
-    'conversation/get': async (r) => (r.conversationId && (await deps.conversations.get(r.conversationId))) || deps.conversations.active(),
+    'conversation/get': async (r) => (r.conversationId && (await deps.conversations.open(r.conversationId))) || deps.conversations.active(),
     'conversation/new': () => deps.conversations.create(),
-    'settings/get': () => loadSettings(deps.settingsStore),
-    'settings/save': async (r) => {
-      const saved = await saveSettings(deps.settingsStore, r.settings);
-      deps.onSettingsSaved?.();
-      return saved;
+    'conversation/list': (r) => deps.conversations.search(r.query ?? ''),
+    'conversation/rename': async (r) => ({ renamed: Boolean(await deps.conversations.rename(r.conversationId, r.title)) }),
+    'conversation/delete': async (r) => {
+      deps.chat.stop(r.conversationId);
+      await deps.conversations.remove(r.conversationId);
+      // The user lands on the most recent remaining chat, or a fresh one.
+      const [next] = await deps.conversations.list();
+      return (next && (await deps.conversations.open(next.id))) || deps.conversations.create();
     },
+    'settings/get': () => loadSettings(deps.settingsStore),
+    'settings/save': (r) => saveSettings(deps.settingsStore, r.settings),
     'models/list': async () => (await deps.currentProvider()).listModels(),
+    'permission/pending': async () => deps.prompter.list(),
+    'permission/answer': async (r) => ({ accepted: deps.prompter.answer(r.id, r.decision) }),
   };
 }
 

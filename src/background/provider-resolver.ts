@@ -1,24 +1,49 @@
 import { loadSettings, type KeyValueStore, type Settings } from '../shared/settings';
+import type { Session } from './chat-service';
+import { TextModeCache } from './llm/capabilities';
 import { LlmError } from './llm/errors';
-import { createProvider } from './llm/router';
+import { createProvider } from './llm/providers';
+import { LlmRouter } from './llm/router';
 import type { LlmProvider } from './llm/types';
 
 /**
- * The provider the settings name, with a model to talk to. With no model chosen yet, the first
- * one the server lists is used, so a fresh install with one local model just works.
+ * Builds the provider and router the settings name, reusing them while the settings stay the
+ * same (so what was learnt about a model is kept), and picks a model: the chosen one, or with
+ * none chosen the first the server lists, so a fresh install with one local model just works.
  */
-export async function resolveProvider(
-  store: KeyValueStore,
-  { requireModel = true }: { requireModel?: boolean } = {},
-): Promise<{ provider: LlmProvider; settings: Settings }> {
-  const settings = await loadSettings(store);
-  const provider = createProvider(settings.provider, settings.requestTimeoutMs);
-  if (!requireModel || settings.provider.model) return { provider, settings };
-  const [first] = await provider.listModels();
-  if (!first) {
-    throw new LlmError('no_model', 'The server has no models to chat with.', {
-      hint: settings.provider.kind === 'ollama' ? 'Pull one, e.g. `ollama pull qwen3:4b`, then retry.' : 'Choose a model in FoxAgent’s settings.',
-    });
-  }
-  return { provider, settings: { ...settings, provider: { ...settings.provider, model: first.id } } };
+export function createSessionFactory(store: KeyValueStore) {
+  const textModeCache = new TextModeCache(store);
+  let cached: { key: string; provider: LlmProvider; router: LlmRouter } | undefined;
+
+  const build = (settings: Settings) => {
+    const key = JSON.stringify([settings.provider.kind, settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs]);
+    if (cached?.key !== key) {
+      const provider = createProvider(settings.provider, settings.requestTimeoutMs);
+      const router = new LlmRouter({
+        provider,
+        textModeCache,
+        cacheKey: (model) => TextModeCache.keyOf(settings.provider.kind, settings.provider.baseUrl, model),
+      });
+      cached = { key, provider, router };
+    }
+    return cached;
+  };
+
+  return {
+    async provider(): Promise<LlmProvider> {
+      return build(await loadSettings(store)).provider;
+    },
+    async session(): Promise<Session> {
+      const settings = await loadSettings(store);
+      const { provider, router } = build(settings);
+      if (settings.provider.model) return { router, settings, model: settings.provider.model };
+      const [first] = await provider.listModels();
+      if (!first) {
+        throw new LlmError('no_model', 'The server has no models to chat with.', {
+          hint: settings.provider.kind === 'ollama' ? 'Pull one, e.g. `ollama pull qwen3:4b`, then retry.' : 'Choose a model in FoxAgent’s settings.',
+        });
+      }
+      return { router, settings, model: first.id };
+    },
+  };
 }

@@ -12,16 +12,52 @@ export type UserError = z.infer<typeof UserErrorSchema>;
 export const MessageStatusSchema = z.enum(['streaming', 'complete', 'incomplete', 'stopped', 'error']);
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
-export const ChatMessageSchema = z.object({
-  id: z.string(),
-  role: z.enum(['user', 'assistant']),
+export const IntentKindSchema = z.enum(['action', 'summarize', 'question', 'follow_up', 'chat']);
+export type IntentKind = z.infer<typeof IntentKindSchema>;
+
+export const IntentSchema = z.object({ kind: IntentKindSchema, reason: z.string(), by: z.enum(['rules', 'model']) });
+export type Intent = z.infer<typeof IntentSchema>;
+
+export const ToolCallStatusSchema = z.enum(['pending', 'waiting_permission', 'running', 'done', 'failed', 'denied', 'skipped']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
+
+const base = { id: z.string(), createdAt: z.number() };
+
+export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), content: z.string(), intent: IntentSchema.optional() });
+
+export const AssistantMessageSchema = z.object({
+  ...base,
+  role: z.literal('assistant'),
   content: z.string(),
-  createdAt: z.number(),
   status: MessageStatusSchema.default('complete'),
   model: z.string().optional(),
   error: UserErrorSchema.optional(),
+  toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
+  /** Set when the model used the text tool-call protocol for this turn. */
+  toolMode: z.enum(['native', 'xml']).optional(),
 });
+
+/** One tool call and its outcome: a row in the action timeline and a turn the model reads back. */
+export const ToolMessageSchema = z.object({
+  ...base,
+  role: z.literal('tool'),
+  toolCallId: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  status: ToolCallStatusSchema,
+  /** What the model reads (truncated to a budget). */
+  content: z.string(),
+  preview: z.string().optional(),
+  durationMs: z.number().optional(),
+  /** The model's stated reason, when it gave one; shown with permission requests. */
+  reason: z.string().optional(),
+});
+
+export const ChatMessageSchema = z.discriminatedUnion('role', [UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 
 export const ConversationSchema = z.object({
   id: z.string(),

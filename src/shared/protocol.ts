@@ -11,6 +11,38 @@ import { SettingsSchema } from './settings';
 
 export const SIDEBAR_PORT = 'sidebar';
 
+// ── Shared shapes ───────────────────────────────────────────────────────────────────────────
+
+/** What the agent is doing now, for the state bar. */
+export const AgentStatusSchema = z.object({
+  conversationId: z.string(),
+  running: z.boolean(),
+  step: z.number().int(),
+  stepLimit: z.number().int(),
+  toolMode: z.enum(['native', 'xml']).optional(),
+  lastAction: z.string().optional(),
+});
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+export const PermissionRequestSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  tool: z.string(),
+  risk: z.enum(['read', 'interact', 'navigate', 'sensitive']),
+  args: z.record(z.string(), z.unknown()),
+  reason: z.string().optional(),
+  origin: z.string().optional(),
+  /** Whether "always allow on this site" may be offered (never for sensitive actions). */
+  canAllowAlways: z.boolean(),
+});
+export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
+
+export const DecisionSchema = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const ConversationSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number(), messageCount: z.number() });
+export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+
 // ── Sidebar → background requests ───────────────────────────────────────────────────────────
 
 export const UiToBgRequestSchema = z.discriminatedUnion('type', [
@@ -19,9 +51,14 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/retry'), conversationId: z.string() }),
   z.object({ type: z.literal('conversation/get'), conversationId: z.string().optional() }),
   z.object({ type: z.literal('conversation/new') }),
+  z.object({ type: z.literal('conversation/list'), query: z.string().max(500).optional() }),
+  z.object({ type: z.literal('conversation/rename'), conversationId: z.string(), title: z.string().max(500) }),
+  z.object({ type: z.literal('conversation/delete'), conversationId: z.string() }),
   z.object({ type: z.literal('settings/get') }),
   z.object({ type: z.literal('settings/save'), settings: SettingsSchema }),
   z.object({ type: z.literal('models/list') }),
+  z.object({ type: z.literal('permission/pending') }),
+  z.object({ type: z.literal('permission/answer'), id: z.string(), decision: DecisionSchema }),
 ]);
 export type UiToBgRequest = z.infer<typeof UiToBgRequestSchema>;
 export type UiRequestType = UiToBgRequest['type'];
@@ -41,12 +78,18 @@ export interface UiReplyMap {
   'chat/retry': { messageId: string };
   'conversation/get': z.infer<typeof ConversationSchema>;
   'conversation/new': z.infer<typeof ConversationSchema>;
+  'conversation/list': ConversationSummary[];
+  'conversation/rename': { renamed: boolean };
+  'conversation/delete': z.infer<typeof ConversationSchema>;
   'settings/get': z.infer<typeof SettingsSchema>;
   'settings/save': z.infer<typeof SettingsSchema>;
   'models/list': ModelInfo[];
+  'permission/pending': PermissionRequest[];
+  'permission/answer': { accepted: boolean };
 }
 
 // ── Background → sidebar events ─────────────────────────────────────────────────────────────
+
 
 export const BgToUiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation/updated'), conversation: ConversationSchema }),
@@ -56,6 +99,9 @@ export const BgToUiEventSchema = z.discriminatedUnion('type', [
     messageId: z.string(),
     delta: z.string(),
   }),
+  z.object({ type: z.literal('agent/status'), status: AgentStatusSchema }),
+  z.object({ type: z.literal('permission/requested'), request: PermissionRequestSchema }),
+  z.object({ type: z.literal('permission/resolved'), id: z.string() }),
   z.object({
     type: z.literal('chat/error'),
     conversationId: z.string(),

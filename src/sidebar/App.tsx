@@ -2,13 +2,17 @@ import { useEffect } from 'react';
 import browser from 'webextension-polyfill';
 import { t } from '../ui/i18n';
 import { Composer } from './components/Composer';
+import { ConversationList } from './components/ConversationList';
 import { MessageList } from './components/MessageList';
 import { Notice } from './components/Notice';
+import { StatusBar } from './components/StatusBar';
 import { backgroundPort } from './lib/port';
 import { useChat } from './stores/chat';
+import { useConversations } from './stores/conversations';
 
 export function App() {
   const { load, apply, newChat, notice } = useChat();
+  const toggleChats = useConversations((s) => s.toggle);
 
   useEffect(() => {
     const unsubscribe = backgroundPort.onEvent(apply);
@@ -20,14 +24,19 @@ export function App() {
     <div className="flex h-full flex-col">
       <header className="flex items-center gap-2 border-b border-line px-3 py-2">
         <h1 className="flex-1 text-sm font-semibold">{t('sidebarTitle')}</h1>
-        <button type="button" className="rounded px-2 py-1 text-xs hover:bg-surface" onClick={() => void newChat()}>
+        <button type="button" data-testid="toggle-chats" className="rounded px-2 py-1 text-xs hover:bg-surface" onClick={toggleChats}>
+          {t('chats')}
+        </button>
+        <button type="button" data-testid="new-chat" className="rounded px-2 py-1 text-xs hover:bg-surface" onClick={() => void newChat()}>
           {t('newChat')}
         </button>
         <button type="button" className="rounded px-2 py-1 text-xs hover:bg-surface" onClick={() => void browser.runtime.openOptionsPage()}>
           {t('openSettings')}
         </button>
       </header>
+      <ConversationList />
       <MessageList />
+      <StatusBar />
       {notice && <Notice error={notice} onRetry={() => void load()} />}
       <Composer />
     </div>

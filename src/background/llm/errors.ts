@@ -15,6 +15,7 @@ export type LlmErrorCode =
   | 'tools_unsupported'
   | 'bad_response'
   | 'bad_request'
+  | 'context_overflow'
   | 'aborted';
 
 /** One error type for every provider failure, worded so the user can act on it. */
@@ -125,6 +126,18 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** `instanceof` fails across realms (a fetch from another global); names and messages do not. */
+export function isErrorNamed(error: unknown, name: string): boolean {
+  return typeof error === 'object' && error !== null && (error as Error).name === name;
+}
+
+/** A fetch that failed at the network level: nothing listening, DNS, a dropped connection. */
+export function isNetworkError(error: unknown): boolean {
+  if (isErrorNamed(error, 'TypeError')) return true;
+  const message = error instanceof Error || (typeof error === 'object' && error !== null) ? String((error as Error).message) : '';
+  return /fetch failed|NetworkError|Failed to fetch|network error|terminated|ECONNREFUSED|ECONNRESET|socket hang up/i.test(message);
 }
 
 export function isAbortError(error: unknown): boolean {

@@ -1,20 +1,123 @@
-import { PROVIDER_PRESETS, type ProviderSettings } from '../../shared/settings';
-import { createOllamaProvider } from './providers/ollama';
-import { createOpenAiProvider } from './providers/openai';
-import type { LlmProvider } from './types';
+import type { ToolCallMode } from '../../shared/settings';
+import { capabilitiesFromTable, TextModeCache, type ModelCapabilities } from './capabilities';
+import { contextWindowFor, estimateRequestTokens } from './context-budget';
+import { LlmError } from './errors';
+import { callId } from './call-id';
+import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry';
+import { parseToolCalls } from './tool-protocol/parse';
+import { createToolMarkupFilter } from './tool-protocol/stream-filter';
+import { toTextToolMessages } from './tool-protocol/xml-history';
+import { formatToolCatalogue } from './tool-protocol/xml-prompt';
+import type { ChatEvent, ChatRequest, LlmProvider, ToolCall } from './types';
 
-/** OpenRouter asks apps to identify themselves with these headers. */
-const OPENROUTER_HEADERS = { 'HTTP-Referer': 'https://github.com/foxagent/foxagent', 'X-Title': 'FoxAgent' };
+export type RouterEvent =
+  | ChatEvent
+  | { type: 'tool_mode'; mode: 'native' | 'xml'; reason: 'configured' | 'remembered' | 'model_has_no_tools' | 'rejected' }
+  | { type: 'retrying'; attempt: number; delayMs: number; reason: string };
 
-/** Builds the provider the settings describe. */
-export function createProvider(settings: ProviderSettings, idleTimeoutMs: number): LlmProvider {
-  const baseUrl = settings.baseUrl || PROVIDER_PRESETS[settings.kind].baseUrl;
-  if (settings.kind === 'ollama') return createOllamaProvider({ baseUrl, idleTimeoutMs });
-  return createOpenAiProvider({
-    kind: settings.kind,
-    baseUrl,
-    apiKey: settings.apiKey,
-    idleTimeoutMs,
-    ...(settings.kind === 'openrouter' ? { headers: OPENROUTER_HEADERS } : {}),
-  });
+export interface RouterDeps {
+  provider: LlmProvider;
+  /** Identifies provider + server + model in the text-mode cache. */
+  cacheKey(model: string): string;
+  textModeCache: TextModeCache;
+  retry?: RetryPolicy;
+}
+
+type Mode = 'native' | 'xml';
+
+/**
+ * One pipeline for every model: native tool calls where the model has them, the text protocol
+ * where it does not, and in `auto` a switch from one to the other on the same turn when the
+ * server rejects tools. Both ways end in the same `tool_call` events.
+ */
+export class LlmRouter {
+  private readonly capabilities = new Map<string, Promise<ModelCapabilities>>();
+
+  constructor(private readonly deps: RouterDeps) {}
+
+  describe(model: string): Promise<ModelCapabilities> {
+    let caps = this.capabilities.get(model);
+    if (!caps) {
+      caps = this.deps.provider.describeModel(model).catch(() => capabilitiesFromTable(model));
+      this.capabilities.set(model, caps);
+    }
+    return caps;
+  }
+
+  async *chat(request: ChatRequest, mode: ToolCallMode, signal: AbortSignal): AsyncGenerator<RouterEvent> {
+    const caps = await this.describe(request.model);
+    const tools = request.tools ?? [];
+    if (!tools.length) {
+      yield* this.stream({ ...request, tools: undefined }, 'native', caps, signal);
+      return;
+    }
+    const chosen = await this.chooseMode(request.model, mode, caps);
+    if (chosen.mode === 'xml') {
+      yield { type: 'tool_mode', mode: 'xml', reason: chosen.reason };
+      yield* this.stream(request, 'xml', caps, signal);
+      return;
+    }
+    let produced = false;
+    try {
+      for await (const event of this.stream(request, 'native', caps, signal)) {
+        produced ||= event.type === 'text' || event.type === 'tool_call';
+        yield event;
+      }
+    } catch (error) {
+      const rejected = error instanceof LlmError && error.code === 'tools_unsupported';
+      if (!rejected || mode !== 'auto' || produced) throw error;
+      await this.deps.textModeCache.add(this.deps.cacheKey(request.model));
+      yield { type: 'tool_mode', mode: 'xml', reason: 'rejected' };
+      yield* this.stream(request, 'xml', caps, signal);
+    }
+  }
+
+  private async chooseMode(model: string, mode: ToolCallMode, caps: ModelCapabilities): Promise<{ mode: Mode; reason: 'configured' | 'remembered' | 'model_has_no_tools' }> {
+    if (mode !== 'auto') return { mode, reason: 'configured' };
+    if (await this.deps.textModeCache.has(this.deps.cacheKey(model))) return { mode: 'xml', reason: 'remembered' };
+    if (caps.tools === false && caps.source === 'server') return { mode: 'xml', reason: 'model_has_no_tools' };
+    return { mode: 'native', reason: 'configured' };
+  }
+
+  private async *stream(request: ChatRequest, mode: Mode, caps: ModelCapabilities, signal: AbortSignal): AsyncGenerator<RouterEvent> {
+    const tools = request.tools ?? [];
+    const toolNames = tools.map((t) => t.name);
+    const wire: ChatRequest =
+      mode === 'xml' ? { ...request, tools: undefined, messages: toTextToolMessages(request.messages, formatToolCatalogue(tools.map(asCatalogueEntry))) } : request;
+    const contextTokens = contextWindowFor(estimateRequestTokens(wire.messages, wire.tools), caps.contextLength);
+    const filter = createToolMarkupFilter(toolNames);
+    let content = '';
+    let nativeCalls = 0;
+    const policy: RetryPolicy = { ...(this.deps.retry ?? DEFAULT_RETRY) };
+    const retries: RouterEvent[] = [];
+    policy.onRetry = (error, delayMs, attempt) => retries.push({ type: 'retrying', attempt, delayMs, reason: error.message });
+
+    for await (const event of withRetries(() => this.deps.provider.chat({ ...wire, contextTokens }, signal), signal, policy)) {
+      yield* retries.splice(0);
+      if (event.type === 'text') {
+        content += event.delta;
+        const visible = toolNames.length ? filter.push(event.delta) : event.delta;
+        if (visible) yield { type: 'text', delta: visible };
+      } else if (event.type === 'tool_call') {
+        nativeCalls++;
+        yield event;
+      } else if (event.type === 'done') {
+        const rest = toolNames.length ? filter.flush() : '';
+        if (rest) yield { type: 'text', delta: rest };
+        // Models often write their calls as text even when offered native tools: catch those too.
+        if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };
+        yield event;
+      } else {
+        yield event;
+      }
+    }
+  }
+}
+
+function textCalls(content: string, toolNames: string[]): ToolCall[] {
+  return parseToolCalls(content, toolNames).calls.map((c, i) => ({ id: callId(i), name: c.name, arguments: c.arguments }));
+}
+
+function asCatalogueEntry(tool: { name: string; description: string; parameters: Record<string, unknown> }) {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters as Parameters<typeof formatToolCatalogue>[0][number]['parameters'] };
 }

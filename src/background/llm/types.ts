@@ -1,4 +1,5 @@
 import type { ModelInfo } from '../../shared/protocol';
+import type { ModelCapabilities } from './capabilities';
 import type { ProviderKind } from '../../shared/settings';
 
 export type { ModelInfo };
@@ -43,5 +44,7 @@ export type ChatEvent =
 export interface LlmProvider {
   readonly id: ProviderKind;
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
+  /** Tools, vision and context length: from the server where it says, else a known-models table. */
+  describeModel(model: string, signal?: AbortSignal): Promise<ModelCapabilities>;
   chat(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent>;
 }

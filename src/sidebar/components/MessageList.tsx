@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
-import type { ChatMessage } from '../../shared/conversation';
+import type { AssistantMessage, ChatMessage, UserMessage } from '../../shared/conversation';
 import { t } from '../../ui/i18n';
 import { useChat } from '../stores/chat';
+import { Markdown } from './Markdown';
 import { Notice } from './Notice';
+import { ToolRow } from './ToolRow';
 
 export function MessageList() {
   const conversation = useChat((s) => s.conversation);
@@ -11,7 +13,7 @@ export function MessageList() {
   const messages = conversation?.messages ?? [];
   const lastText = messages.at(-1)?.content.length ?? 0;
 
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [messages.length, lastText]);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, lastText]);
 
   return (
     <div role="log" aria-live="polite" aria-label={t('conversationLabel')} className="flex-1 space-y-3 overflow-y-auto p-3">
@@ -25,16 +27,31 @@ export function MessageList() {
 }
 
 function Message({ message, onRetry }: { message: ChatMessage; onRetry?: () => void }) {
-  const isUser = message.role === 'user';
+  if (message.role === 'user') return <UserBubble message={message} />;
+  if (message.role === 'tool') return <ToolRow message={message} />;
+  return <AssistantBubble message={message} onRetry={onRetry} />;
+}
+
+function UserBubble({ message }: { message: UserMessage }) {
   return (
-    <article
-      data-testid={isUser ? 'message-user' : 'message-assistant'}
-      data-status={message.status}
-      className={isUser ? 'ml-6 rounded-lg bg-user px-3 py-2' : 'mr-2'}
-    >
-      {/* React escapes text: nothing a model writes is ever parsed as HTML. */}
-      {message.content && <div className="whitespace-pre-wrap break-words" data-testid="message-text">{message.content}</div>}
+    <article data-testid="message-user" className="ml-6 rounded-lg bg-user px-3 py-2">
+      <div className="whitespace-pre-wrap break-words" data-testid="message-text">{message.content}</div>
+      {message.intent && (
+        <p data-testid="intent" className="mt-1 text-xs text-muted" title={message.intent.reason}>
+          {t(`intent_${message.intent.kind}`)}
+        </p>
+      )}
+    </article>
+  );
+}
+
+function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRetry?: () => void }) {
+  return (
+    <article data-testid="message-assistant" data-status={message.status} className="mr-2">
+      {/* Markdown becomes React elements; nothing a model writes is ever parsed as HTML. */}
+      {message.content && <div data-testid="message-text"><Markdown source={message.content} /></div>}
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
+      {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}
       {message.status === 'stopped' && <p className="text-xs text-muted">{t('stopped')}</p>}
       {message.status === 'incomplete' && <p className="text-xs text-muted">{t('incomplete')}</p>}
       {message.error && <Notice error={message.error} onRetry={onRetry} />}

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Conversation, UserError } from '../../shared/conversation';
-import type { BgToUiEvent } from '../../shared/protocol';
+import type { AgentStatus, BgToUiEvent, Decision, PermissionRequest } from '../../shared/protocol';
 import { backgroundPort, RequestError, type BackgroundPort } from '../lib/port';
 
 export interface ChatState {
@@ -8,7 +8,10 @@ export interface ChatState {
   /** A failure that is not tied to one answer (e.g. the background could not be reached). */
   notice: UserError | undefined;
   running: boolean;
+  status: AgentStatus | undefined;
+  permissions: PermissionRequest[];
   load(): Promise<void>;
+  answerPermission(id: string, decision: Decision): Promise<void>;
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;
@@ -17,7 +20,7 @@ export interface ChatState {
 }
 
 function isRunning(conversation: Conversation | undefined): boolean {
-  return conversation?.messages.at(-1)?.status === 'streaming';
+  return Boolean(conversation?.messages.some((m) => (m.role === 'assistant' && m.status === 'streaming') || (m.role === 'tool' && ['pending', 'waiting_permission', 'running'].includes(m.status))));
 }
 
 function toNotice(error: unknown): UserError {
@@ -30,11 +33,14 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
     conversation: undefined,
     notice: undefined,
     running: false,
+    status: undefined,
+    permissions: [],
 
     async load() {
       try {
         const conversation = await port.request({ type: 'conversation/get' });
-        set({ conversation, running: isRunning(conversation), notice: undefined });
+        const permissions = await port.request({ type: 'permission/pending' });
+        set({ conversation, permissions, running: isRunning(conversation), notice: undefined });
       } catch (error) {
         set({ notice: toNotice(error) });
       }
@@ -69,6 +75,11 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
       }
     },
 
+    async answerPermission(id, decision) {
+      set({ permissions: get().permissions.filter((p) => p.id !== id) });
+      await port.request({ type: 'permission/answer', id, decision }).catch((error: unknown) => set({ notice: toNotice(error) }));
+    },
+
     async newChat() {
       try {
         const conversation = await port.request({ type: 'conversation/new' });
@@ -92,6 +103,15 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
           set({ conversation: { ...current, messages } });
           return;
         }
+        case 'agent/status':
+          if (current?.id === event.status.conversationId) set({ status: event.status, running: event.status.running || isRunning(current) });
+          return;
+        case 'permission/requested':
+          set({ permissions: [...get().permissions.filter((p) => p.id !== event.request.id), event.request] });
+          return;
+        case 'permission/resolved':
+          set({ permissions: get().permissions.filter((p) => p.id !== event.id) });
+          return;
         case 'chat/error':
           // The failed answer carries the error; the conversation update that follows shows it.
           return;

@@ -1,6 +1,8 @@
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama/browser';
+import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
+import { callId } from '../call-id';
 import { Deadline } from '../deadline';
-import { fromStatus, isAbortError, LlmError, unreachable, type ErrorContext } from '../errors';
+import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, unreachable, type ErrorContext } from '../errors';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolSpec } from '../types';
 
 export interface OllamaProviderConfig {
@@ -23,18 +25,27 @@ export function createOllamaProvider(config: OllamaProviderConfig): LlmProvider 
   const clientFor = (signal: AbortSignal) =>
     new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal: mergeSignals(init?.signal, signal) }) });
 
+  /** A one-shot request under the idle deadline, with errors mapped. */
+  const request = async <T>(signal: AbortSignal | undefined, ctx: ErrorContext, call: (client: Ollama) => Promise<T>): Promise<T> => {
+    const deadline = new Deadline(signal ?? new AbortController().signal, config.idleTimeoutMs);
+    try {
+      return await call(clientFor(deadline.signal));
+    } catch (error) {
+      throw toLlmError(error, ctx, deadline.timedOut);
+    } finally {
+      deadline.dispose();
+    }
+  };
+
   return {
     id: 'ollama',
     async listModels(signal) {
-      const deadline = new Deadline(signal ?? new AbortController().signal, config.idleTimeoutMs);
-      try {
-        const { models } = await clientFor(deadline.signal).list();
-        return models.map((m): ModelInfo => ({ id: m.name }));
-      } catch (error) {
-        throw toLlmError(error, context(), deadline.timedOut);
-      } finally {
-        deadline.dispose();
-      }
+      const { models } = await request(signal, context(), (client) => client.list());
+      return models.map((m): ModelInfo => ({ id: m.name }));
+    },
+    async describeModel(model, signal) {
+      const shown = await request(signal, context(model), (client) => client.show({ model }));
+      return capabilitiesFromShow(shown, model);
     },
     chat(request, signal) {
       return streamChat(clientFor, request, signal, config.idleTimeoutMs, context(request.model));
@@ -70,12 +81,12 @@ async function* streamChat(
       last = chunk;
       if (chunk.message?.content) yield { type: 'text', delta: chunk.message.content };
       for (const call of chunk.message?.tool_calls ?? []) {
-        yield { type: 'tool_call', call: { id: `call_${callIndex++}`, name: call.function.name, arguments: call.function.arguments ?? {} } };
+        yield { type: 'tool_call', call: { id: callId(callIndex++), name: call.function.name, arguments: call.function.arguments ?? {} } };
       }
     }
   } catch (error) {
     // fetch rejects with a TypeError both when nothing listens and when a stream dies mid-way.
-    if (started && error instanceof TypeError && !deadline.timedOut) throw streamCut();
+    if (started && isNetworkError(error) && !deadline.timedOut) throw streamCut();
     throw toLlmError(error, ctx, deadline.timedOut);
   } finally {
     deadline.dispose();
@@ -83,6 +94,21 @@ async function* streamChat(
   if (!last?.done) throw streamCut();
   yield { type: 'usage', promptTokens: last.prompt_eval_count ?? 0, completionTokens: last.eval_count ?? 0 };
   yield { type: 'done', finishReason: last.done_reason || 'stop' };
+}
+
+/** /api/show lists capabilities ("tools", "vision") and the context length under "<arch>.context_length". */
+export function capabilitiesFromShow(shown: { capabilities?: string[]; model_info?: unknown }, model: string): ModelCapabilities {
+  const info = (shown.model_info ?? {}) as Record<string, unknown>;
+  const lengthKey = Object.keys(info).find((k) => k.endsWith('.context_length'));
+  const contextLength = lengthKey ? Number(info[lengthKey]) : NaN;
+  const fallback = capabilitiesFromTable(model);
+  if (!Array.isArray(shown.capabilities)) return { ...fallback, ...(contextLength > 0 ? { contextLength } : {}) };
+  return {
+    tools: shown.capabilities.includes('tools'),
+    vision: shown.capabilities.includes('vision'),
+    contextLength: contextLength > 0 ? contextLength : fallback.contextLength,
+    source: 'server',
+  };
 }
 
 function toWireTool(tool: ToolSpec): Tool {
@@ -132,8 +158,8 @@ function toLlmError(error: unknown, ctx: ErrorContext, timedOut: boolean): LlmEr
   }
   if (isAbortError(error)) return new LlmError('aborted', 'Stopped.');
   if (isResponseError(error)) return fromStatus(error.status_code, error.error, ctx);
-  if (error instanceof SyntaxError) return new LlmError('bad_response', 'Ollama sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at Ollama (http://127.0.0.1:11434).' });
+  if (isErrorNamed(error, 'SyntaxError')) return new LlmError('bad_response', 'Ollama sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at Ollama (http://127.0.0.1:11434).' });
   if (error instanceof Error && /did not receive done/i.test(error.message)) return streamCut();
-  if (error instanceof TypeError) return unreachable(ctx);
+  if (isNetworkError(error)) return unreachable(ctx);
   return new LlmError('bad_response', error instanceof Error ? error.message : String(error));
 }

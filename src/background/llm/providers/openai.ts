@@ -1,8 +1,10 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ProviderKind } from '../../../shared/settings';
+import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
 import { Deadline } from '../deadline';
-import { fromStatus, isAbortError, LlmError, parseRetryAfter, unreachable, type ErrorContext } from '../errors';
+import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, parseRetryAfter, unreachable, type ErrorContext } from '../errors';
+import { callId } from '../call-id';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolCall, ToolSpec } from '../types';
 
 export interface OpenAiProviderConfig {
@@ -25,16 +27,27 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): LlmProvider 
     defaultHeaders: config.headers,
   });
   const context = (model?: string): ErrorContext => ({ kind: config.kind, baseUrl: config.baseUrl, model });
+  let listed: Map<string, ModelCapabilities> | undefined;
+
+  const listModels = async (signal?: AbortSignal): Promise<ModelInfo[]> => {
+    try {
+      const page = await client.models.list({ signal });
+      listed = new Map(page.data.map((m) => [m.id, capabilitiesFromListing(m as RichModel)]));
+      return page.data.map((m): ModelInfo => {
+        const caps = listed?.get(m.id);
+        return { id: m.id, tools: caps?.tools, vision: caps?.vision, contextLength: caps?.contextLength };
+      });
+    } catch (error) {
+      throw toLlmError(error, context());
+    }
+  };
 
   return {
     id: config.kind,
-    async listModels(signal) {
-      try {
-        const page = await client.models.list({ signal });
-        return page.data.map((m): ModelInfo => ({ id: m.id }));
-      } catch (error) {
-        throw toLlmError(error, context());
-      }
+    listModels,
+    async describeModel(model, signal) {
+      if (!listed) await listModels(signal).catch(() => undefined);
+      return listed?.get(model) ?? capabilitiesFromTable(model);
     },
     chat(request, signal) {
       return streamChat(client, request, signal, config.idleTimeoutMs, context(request.model));
@@ -80,6 +93,24 @@ async function* streamChat(
   yield { type: 'done', finishReason };
 }
 
+/** What servers add to /v1/models beyond the OpenAI fields (OpenRouter, vLLM). */
+interface RichModel {
+  id: string;
+  context_length?: number;
+  max_model_len?: number;
+  supported_parameters?: string[];
+  architecture?: { input_modalities?: string[] };
+}
+
+export function capabilitiesFromListing(model: RichModel): ModelCapabilities {
+  const table = capabilitiesFromTable(model.id);
+  const contextLength = model.context_length ?? model.max_model_len;
+  const tools = model.supported_parameters ? model.supported_parameters.includes('tools') : table.tools;
+  const vision = model.architecture?.input_modalities ? model.architecture.input_modalities.includes('image') : table.vision;
+  const fromServer = contextLength !== undefined || model.supported_parameters !== undefined;
+  return { tools, vision, contextLength: contextLength ?? table.contextLength, source: fromServer ? 'server' : table.source };
+}
+
 function* eventsOf(chunk: ChatCompletionChunk, calls: ToolCallAssembler): Generator<ChatEvent> {
   const delta = chunk.choices[0]?.delta;
   if (delta?.content) yield { type: 'text', delta: delta.content };
@@ -104,7 +135,7 @@ class ToolCallAssembler {
   finish(): ToolCall[] {
     return [...this.parts.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([index, p]) => ({ id: p.id || `call_${index}`, name: p.name, ...parseArguments(p.args) }));
+      .map(([index, p]) => ({ id: p.id || callId(index), name: p.name, ...parseArguments(p.args) }));
   }
 }
 
@@ -169,7 +200,7 @@ function toLlmError(error: unknown, ctx: ErrorContext): LlmError {
     return fromStatus(error.status, body?.message ?? error.message, ctx, parseRetryAfter(error.headers?.get?.('retry-after')));
   }
   if (error instanceof APIConnectionError) return unreachable(ctx);
-  if (error instanceof SyntaxError) return new LlmError('bad_response', 'The server sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at an OpenAI-compatible API.' });
-  if (error instanceof TypeError) return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+  if (isErrorNamed(error, 'SyntaxError')) return new LlmError('bad_response', 'The server sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at an OpenAI-compatible API.' });
+  if (isNetworkError(error)) return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
   return new LlmError('bad_response', error instanceof Error ? error.message : String(error));
 }

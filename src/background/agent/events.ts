@@ -1,0 +1,29 @@
+import type { ToolCallStatus } from '../../shared/conversation';
+import type { ToolCall } from '../llm/types';
+
+/** What the loop reports as it goes; the turn recorder turns these into conversation state. */
+export type AgentEvent =
+  | { type: 'step'; step: number; limit: number }
+  | { type: 'tool_mode'; mode: 'native' | 'xml'; reason: string }
+  | { type: 'retrying'; attempt: number; delayMs: number; reason: string }
+  | { type: 'text'; delta: string }
+  /** The model's message for this step is complete (its text and the calls it asked for). */
+  | { type: 'assistant'; content: string; toolCalls: ToolCall[] }
+  | {
+      type: 'tool';
+      call: ToolCall;
+      status: ToolCallStatus;
+      content?: string;
+      preview?: string;
+      durationMs?: number;
+    };
+
+export type AgentOutcome =
+  | { kind: 'answered'; text: string }
+  | { kind: 'done'; summary: string }
+  | { kind: 'asked_user'; question: string }
+  | { kind: 'step_limit'; message: string }
+  | { kind: 'time_limit'; message: string }
+  | { kind: 'repeat'; message: string }
+  | { kind: 'empty'; message: string }
+  | { kind: 'stopped' };

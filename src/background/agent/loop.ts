@@ -1,0 +1,116 @@
+import type { ToolCallMode } from '../../shared/settings';
+import { ANSWER_RESERVE } from '../llm/context-budget';
+import { LlmError } from '../llm/errors';
+import type { LlmRouter } from '../llm/router';
+import type { LlmMessage, ToolCall } from '../llm/types';
+import type { TaskState, ToolRegistry } from '../tools/registry';
+import { fitToBudget } from './compaction';
+import type { AgentEvent, AgentOutcome } from './events';
+import { DedupWindow, RepeatGuard, signatureOf } from './guards';
+import { executeCall, type CallDeps } from './execute-call';
+
+export interface AgentLimits {
+  stepLimit: number;
+  /** The whole task, in milliseconds. */
+  wallClockMs: number;
+  /** Characters of one tool result the model gets to read. */
+  toolResultChars: number;
+  dedupWindow: number;
+}
+
+export const DEFAULT_LIMITS: AgentLimits = { stepLimit: 10, wallClockMs: 5 * 60_000, toolResultChars: 6000, dedupWindow: 4 };
+
+export interface AgentDeps extends Omit<CallDeps, 'dedup' | 'limits'> {
+  router: LlmRouter;
+  tools: ToolRegistry;
+  emit(event: AgentEvent): void;
+  now?: () => number;
+}
+
+export interface AgentTask {
+  conversationId: string;
+  model: string;
+  mode: ToolCallMode;
+  /** System prompt, earlier conversation and the user's request. */
+  messages: LlmMessage[];
+  tabId?: number;
+  limits?: Partial<AgentLimits>;
+}
+
+const EMPTY_NUDGE =
+  'Your last reply was empty. Either call one of the tools to make progress, or answer the user in plain text. If the task is finished, call done.';
+
+/**
+ * The bounded agent loop: ask the model, run the calls it makes (each through the permission
+ * gate), feed the results back, until it answers, calls done, or a limit or guard stops it.
+ * It appends every turn to `task.messages` so the caller can keep the whole exchange.
+ */
+export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: AbortSignal): Promise<AgentOutcome> {
+  const limits = { ...DEFAULT_LIMITS, ...task.limits };
+  const now = deps.now ?? Date.now;
+  const startedAt = now();
+  const specs = deps.tools.specs();
+  const dedup = new DedupWindow(limits.dedupWindow);
+  const repeats = new RepeatGuard();
+  const callDeps: CallDeps = { ...deps, dedup, limits };
+  const caps = await deps.router.describe(task.model);
+  let emptyReplies = 0;
+  const state: TaskState = { tabId: task.tabId, openedTabs: new Set() };
+
+  for (let step = 1; step <= limits.stepLimit; step++) {
+    if (signal.aborted) return { kind: 'stopped' };
+    if (now() - startedAt > limits.wallClockMs) {
+      return { kind: 'time_limit', message: `The task took longer than ${Math.round(limits.wallClockMs / 1000)} s and was stopped.` };
+    }
+    deps.emit({ type: 'step', step, limit: limits.stepLimit });
+
+    const messages = fitToBudget(task.messages, caps.contextLength - ANSWER_RESERVE, specs);
+    const reply = await callModel(deps, { model: task.model, messages, tools: specs }, task.mode, signal);
+    if (signal.aborted) return { kind: 'stopped' };
+    task.messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.calls });
+    deps.emit({ type: 'assistant', content: reply.text, toolCalls: reply.calls });
+
+    if (!reply.calls.length) {
+      if (reply.text.trim()) return { kind: 'answered', text: reply.text };
+      if (++emptyReplies > 1) {
+        return { kind: 'empty', message: 'The model replied with nothing twice in a row. It may be too small for this task, or its context may be full: try a new chat or another model.' };
+      }
+      task.messages.push({ role: 'user', content: EMPTY_NUDGE });
+      continue;
+    }
+
+    for (const call of reply.calls) {
+      const result = await executeCall(call, { conversationId: task.conversationId, task: state }, callDeps, signal);
+      task.messages.push({ role: 'tool', content: result.content, toolCallId: call.id, name: call.name });
+      if (signal.aborted) return { kind: 'stopped' };
+      if (result.final) return { kind: 'done', summary: result.content };
+      if (result.question) return { kind: 'asked_user', question: result.question };
+      const stuck = repeats.record(signatureOf(call.name, call.arguments));
+      if (stuck) {
+        return { kind: 'repeat', message: `The agent was repeating itself (${stuck.join(' → ')}) and was stopped. Try rephrasing the request or doing that step yourself.` };
+      }
+    }
+  }
+  return { kind: 'step_limit', message: `The task reached the limit of ${limits.stepLimit} steps before it was done. You can raise the limit in settings, or ask it to continue.` };
+}
+
+async function callModel(deps: AgentDeps, request: { model: string; messages: LlmMessage[]; tools: ReturnType<ToolRegistry['specs']> }, mode: ToolCallMode, signal: AbortSignal) {
+  let text = '';
+  const calls: ToolCall[] = [];
+  try {
+    for await (const event of deps.router.chat(request, mode, signal)) {
+      if (event.type === 'text') {
+        text += event.delta;
+        deps.emit({ type: 'text', delta: event.delta });
+      } else if (event.type === 'tool_call') {
+        calls.push(event.call);
+      } else if (event.type === 'tool_mode' || event.type === 'retrying') {
+        deps.emit(event);
+      }
+    }
+  } catch (error) {
+    if (signal.aborted || (error instanceof LlmError && error.code === 'aborted')) return { text, calls: [] };
+    throw error;
+  }
+  return { text, calls };
+}

@@ -1,0 +1,82 @@
+import type { ProviderKind } from '../../shared/settings';
+
+/** What a model can do, and how sure we are. */
+export interface ModelCapabilities {
+  /** true / false when the server said so; undefined when unknown (auto mode tries native). */
+  tools?: boolean;
+  vision?: boolean;
+  contextLength: number;
+  source: 'server' | 'table' | 'default';
+}
+
+/** A context length to assume when nobody says: small enough not to overflow small local models. */
+export const DEFAULT_CONTEXT_LENGTH = 8192;
+
+/**
+ * Well-known model families, for servers that report nothing (OpenAI's /v1/models, LM Studio,
+ * llama.cpp). First match wins; names are matched without any "vendor/" prefix.
+ */
+const KNOWN_MODELS: readonly [RegExp, Omit<ModelCapabilities, 'source'>][] = [
+  [/^gpt-5/, { tools: true, vision: true, contextLength: 400_000 }],
+  [/^gpt-4\.1/, { tools: true, vision: true, contextLength: 1_047_576 }],
+  [/^gpt-4o/, { tools: true, vision: true, contextLength: 128_000 }],
+  [/^gpt-4-turbo/, { tools: true, vision: true, contextLength: 128_000 }],
+  [/^gpt-4/, { tools: true, vision: false, contextLength: 8_192 }],
+  [/^gpt-3\.5/, { tools: true, vision: false, contextLength: 16_385 }],
+  [/^o[1345](-|$)/, { tools: true, vision: true, contextLength: 200_000 }],
+  [/^claude/, { tools: true, vision: true, contextLength: 200_000 }],
+  [/^gemini/, { tools: true, vision: true, contextLength: 1_048_576 }],
+  [/^gemma-?3/, { tools: false, vision: true, contextLength: 131_072 }],
+  [/^llama-?3\.[123]/, { tools: true, vision: false, contextLength: 131_072 }],
+  [/^qwen3/, { tools: true, vision: false, contextLength: 40_960 }],
+  [/^qwen2\.5/, { tools: true, vision: false, contextLength: 32_768 }],
+  [/^(mistral|mixtral|ministral)/, { tools: true, vision: false, contextLength: 32_768 }],
+  [/^deepseek-r1/, { tools: false, vision: false, contextLength: 65_536 }],
+  [/^deepseek/, { tools: true, vision: false, contextLength: 65_536 }],
+  [/^phi-?[34]/, { tools: false, vision: false, contextLength: 16_384 }],
+];
+
+export function capabilitiesFromTable(model: string): ModelCapabilities {
+  const name = model.toLowerCase().replace(/^.*\//, '');
+  const hit = KNOWN_MODELS.find(([pattern]) => pattern.test(name));
+  return hit ? { ...hit[1], source: 'table' } : { contextLength: DEFAULT_CONTEXT_LENGTH, source: 'default' };
+}
+
+export interface CapabilityStorage {
+  get(key: string): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+}
+
+const CACHE_KEY = 'textToolModels';
+
+/**
+ * Remembers which models rejected native tools, so later turns go straight to text tool calls.
+ * Kept in storage: the lesson survives a browser restart.
+ */
+export class TextModeCache {
+  private loaded: Record<string, number> | undefined;
+
+  constructor(private readonly storage: CapabilityStorage) {}
+
+  static keyOf(kind: ProviderKind, baseUrl: string, model: string): string {
+    return `${kind}|${baseUrl.replace(/\/+$/, '')}|${model}`;
+  }
+
+  async has(key: string): Promise<boolean> {
+    return key in (await this.all());
+  }
+
+  async add(key: string, now = Date.now()): Promise<void> {
+    const all = { ...(await this.all()), [key]: now };
+    this.loaded = all;
+    await this.storage.set({ [CACHE_KEY]: all });
+  }
+
+  private async all(): Promise<Record<string, number>> {
+    if (!this.loaded) {
+      const stored = (await this.storage.get(CACHE_KEY))[CACHE_KEY];
+      this.loaded = stored && typeof stored === 'object' ? (stored as Record<string, number>) : {};
+    }
+    return this.loaded;
+  }
+}

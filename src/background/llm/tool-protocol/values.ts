@@ -1,0 +1,178 @@
+/**
+ * Reading values out of model output: lenient JSON (models leave trailing commas, single quotes,
+ * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Index just past the bracket that closes the one at `start`, respecting strings; -1 if open. */
+export function matchBracket(text: string, start: number): number {
+  const open = text[start];
+  const close = open === '{' ? '}' : open === '[' ? ']' : open === '(' ? ')' : '';
+  if (!close) return -1;
+  const stack: string[] = [close];
+  let quote = '';
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '{') stack.push('}');
+    else if (ch === '[') stack.push(']');
+    else if (ch === '(') stack.push(')');
+    else if (ch === stack.at(-1)) {
+      stack.pop();
+      if (!stack.length) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Closes whatever brackets and string a truncated JSON text left open. */
+function closeOpen(text: string): string {
+  const stack: string[] = [];
+  let quote = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === '"') quote = false;
+      continue;
+    }
+    if (ch === '"') quote = true;
+    else if (ch === '{') stack.push('}');
+    else if (ch === '[') stack.push(']');
+    else if ((ch === '}' || ch === ']') && stack.at(-1) === ch) stack.pop();
+  }
+  return text + (quote ? '"' : '') + stack.reverse().join('');
+}
+
+/** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
+function strictify(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"' || ch === "'") {
+      let j = i + 1;
+      let body = '';
+      while (j < text.length && text[j] !== ch) {
+        if (text[j] === '\\' && j + 1 < text.length) {
+          body += text[j + 1] === "'" ? "'" : text.slice(j, j + 2);
+          j += 2;
+          continue;
+        }
+        body += text[j] === '"' ? '\\"' : text[j] === '\n' ? '\\n' : text[j];
+        j++;
+      }
+      out += `"${body}"`;
+      i = j + 1;
+      continue;
+    }
+    const word = text.slice(i).match(/^[A-Za-z_][\w-]*/);
+    if (word) {
+      const w = word[0];
+      const next = text.slice(i + w.length).match(/^\s*:/);
+      out += next ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
+      i += w.length;
+      continue;
+    }
+    out += ch;
+    i++;
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+/** JSON as models write it. Undefined when it cannot be read as JSON at all. */
+export function parseLooseJson(text: string): Json | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  for (const attempt of [trimmed, strictify(trimmed), closeOpen(strictify(trimmed))]) {
+    try {
+      return JSON.parse(attempt) as Json;
+    } catch {
+      /* next attempt */
+    }
+  }
+  return undefined;
+}
+
+const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+    if (code[0] === '#') {
+      const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : whole;
+    }
+    return NAMED_ENTITIES[code.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * A value written between tags. CDATA is taken as is; otherwise entities are decoded. A value
+ * that is clearly JSON (an object or array) becomes that JSON; everything else stays a string,
+ * and the tool's schema coerces it ("3" → 3).
+ */
+export function xmlValue(raw: string): Json {
+  const cdata = raw.match(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/);
+  if (cdata) return cdata[1]!;
+  const value = decodeEntities(raw.replace(/^\n+|\n+$/g, ''));
+  const trimmed = value.trim();
+  if (/^[[{]/.test(trimmed) && /[\]}]$/.test(trimmed)) {
+    try {
+      return JSON.parse(trimmed) as Json;
+    } catch {
+      /* not JSON after all */
+    }
+  }
+  return value.includes('\n') ? value : trimmed;
+}
+
+/** Parses `name(a=1, b='x')` keyword arguments as Python literals. Undefined when malformed. */
+export function parsePythonCall(text: string): { name: string; arguments: Record<string, Json> } | undefined {
+  const head = text.match(/^\s*([A-Za-z_][\w.-]*)\s*\(/);
+  if (!head) return undefined;
+  const open = head[0].length - 1;
+  const end = matchBracket(text, open);
+  if (end === -1 || text.slice(end).trim()) return undefined;
+  const inner = text.slice(open + 1, end - 1);
+  const args: Record<string, Json> = {};
+  for (const part of splitTopLevel(inner)) {
+    if (!part.trim()) continue;
+    const kv = part.match(/^\s*([A-Za-z_]\w*)\s*=([\s\S]*)$/);
+    if (!kv) return undefined;
+    const value = parseLooseJson(kv[2]!);
+    if (value === undefined) return undefined;
+    args[kv[1]!] = value;
+  }
+  return { name: head[1]!, arguments: args };
+}
+
+/** Splits on commas that are not inside brackets or strings. */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    else if (ch === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}

@@ -1,0 +1,87 @@
+import type { Risk } from '../tools/registry';
+import { DEFAULT_POLICY, type Policy, type PolicyStore } from './policies';
+import { tierOf, type TargetInfo } from './tiers';
+
+export interface CallFacts {
+  tool: string;
+  risk: Risk;
+  args: Record<string, unknown>;
+  /** Origin of the page the call acts on. */
+  origin: string;
+  /** Origin of the page the user started the task on. */
+  startOrigin?: string;
+  /** For navigation: the origin it leads to. */
+  destinationOrigin?: string;
+  target?: TargetInfo;
+  /** What the user asked, in this conversation (to tell their words from the page's). */
+  userText: string;
+  /** The untrusted page text the model has seen in this task. */
+  pageText: string;
+}
+
+export interface Evaluation {
+  tier: Risk;
+  policy: Policy;
+  /** Why asking (or denying) was chosen, for the user and the audit log. */
+  why: string;
+  /** Whether "always allow on this site" may be offered. */
+  canAllowAlways: boolean;
+}
+
+/** Values the page's text supplies but the user never said: the mark of a prompt injection. */
+export function pageSuppliedValue(facts: Pick<CallFacts, 'args' | 'userText' | 'pageText'>): string | undefined {
+  const user = facts.userText.toLowerCase();
+  const page = facts.pageText.toLowerCase();
+  for (const [key, value] of Object.entries(facts.args)) {
+    if (key === 'reason' || typeof value !== 'string') continue;
+    const candidates = key === 'url' ? [hostOf(value) ?? value] : [value];
+    for (const candidate of candidates) {
+      const v = candidate.trim().toLowerCase();
+      if (v.length >= 4 && page.includes(v) && !user.includes(v)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(/^[a-z]+:/i.test(url) ? url : `https://${url}`).hostname.replace(/^www\./, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The harbor-style decision for one call: compute the call's tier from the tool and what it
+ * touches, look up the most specific rule, then escalate to asking whatever a hostile page could
+ * have steered (a different site than the user started on, values only the page supplied).
+ */
+export async function evaluate(facts: CallFacts, store: PolicyStore): Promise<Evaluation> {
+  const sensitiveSite = (await store.sensitiveSites()).includes(facts.origin);
+  const crossOrigin = facts.destinationOrigin !== undefined && facts.destinationOrigin !== facts.origin;
+  const tier = tierOf({ risk: facts.risk, tool: facts.tool, target: facts.target, crossOrigin, sensitiveSite });
+  const rule = await store.find(facts.origin, facts.tool, tier);
+  let policy: Policy = rule?.policy ?? DEFAULT_POLICY[tier];
+  let why = rule ? `your rule for ${rule.origin === '*' ? 'every site' : rule.origin}` : `the default for ${tier} actions`;
+
+  if (tier === 'sensitive' && policy === 'allow') {
+    policy = 'ask';
+    why = 'sensitive actions are always asked';
+  }
+  if (policy === 'allow' && tier !== 'read') {
+    if (facts.startOrigin && facts.origin !== facts.startOrigin) {
+      policy = 'ask';
+      why = `this acts on ${facts.origin}, not on ${facts.startOrigin} where you started`;
+    } else if (crossOrigin) {
+      policy = 'ask';
+      why = `this leads to another site (${facts.destinationOrigin})`;
+    } else {
+      const supplied = pageSuppliedValue(facts);
+      if (supplied) {
+        policy = 'ask';
+        why = `“${supplied.slice(0, 60)}” comes from the page’s text, not from you`;
+      }
+    }
+  }
+  return { tier, policy, why, canAllowAlways: tier !== 'sensitive' };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { ToolCall, ToolSpec } from '../llm/types';
+
+/** How much harm a tool can do; the permission engine starts from this. */
+export type Risk = 'read' | 'interact' | 'navigate' | 'sensitive';
+
+/** What a task carries from one tool call to the next. */
+export interface TaskState {
+  /** The tab the task is working in: the active tab when it started, then wherever it switched. */
+  tabId?: number;
+  /** Tabs this task opened; the only ones it may close. */
+  openedTabs: Set<number>;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  conversationId: string;
+  task: TaskState;
+}
+
+export interface ToolResult {
+  ok: boolean;
+  /** What the model reads. */
+  content: string;
+  /** A short line for the action timeline. */
+  preview?: string;
+  /** Ends the task (the `done` tool). */
+  final?: boolean;
+  /** Pauses the task for the user (the `ask_user` tool). */
+  question?: string;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface ToolDefinition<I extends AnyObject = AnyObject> {
+  name: string;
+  description: string;
+  input: I;
+  risk: Risk;
+  timeoutMs: number;
+  run(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Ties a tool's schema to its handler, so the handler's arguments are typed by the schema. */
+export function defineTool<I extends AnyObject>(definition: ToolDefinition<I>): ToolDefinition<I> {
+  return definition;
+}
+
+export type Validation = { ok: true; tool: ToolDefinition; args: Record<string, unknown> } | { ok: false; error: string };
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  constructor(tools: readonly ToolDefinition<AnyObject>[]) {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`Two tools are named ${tool.name}.`);
+      this.tools.set(tool.name, tool as unknown as ToolDefinition);
+    }
+  }
+
+  get names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  all(): ToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  /** JSON Schema for native tool calling; the text protocol's catalogue is built from the same. */
+  specs(): ToolSpec[] {
+    return this.all().map((tool) => ({ name: tool.name, description: tool.description, parameters: toJsonSchema(tool.input) }));
+  }
+
+  /** Checks a call against its tool's schema; the error is worded for the model to fix its call. */
+  validate(call: ToolCall): Validation {
+    const tool = this.tools.get(call.name);
+    if (!tool) return { ok: false, error: `There is no tool named "${call.name}". Available tools: ${this.names.join(', ')}.` };
+    if (call.argumentsError) return { ok: false, error: `${call.argumentsError} Call ${call.name} again with a JSON object of arguments.` };
+    const parsed = tool.input.safeParse(call.arguments);
+    if (parsed.success) return { ok: true, tool, args: parsed.data };
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+    return { ok: false, error: `Invalid arguments for ${call.name}: ${problems}. Fix them and call ${call.name} again.` };
+  }
+}
+
+export function toJsonSchema(schema: AnyObject): Record<string, unknown> {
+  // Input side: coerced fields accept what the model sends (e.g. "3" for a number).
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,157 @@
+/**
+ * The page reader: `readPage(document, options)` gives a compact snapshot of what a person sees —
+ * readable text, product data, and the interactive elements with ids actions can address. Pure
+ * DOM code: it runs in the page agent and under jsdom.
+ */
+import { isProbablyReaderable, Readability } from '@mozilla/readability';
+import type { PageSnapshot } from '../shared/page-snapshot';
+import { ID_ATTRIBUTE, indexInteractive, markedElements } from './reader/interactive';
+import { renderMarkdown } from './reader/markdown';
+import { readProduct } from './reader/product';
+
+export interface ReadOptions {
+  /** Budget for the whole snapshot, in tokens (≈ 4 characters each). Default 3000. */
+  maxTokens?: number;
+  includeInteractive?: boolean;
+  /** Continue the text from this character offset. */
+  offset?: number;
+  /** A CSS selector: read only this part of the page. */
+  region?: string;
+  /** Tag indexed elements with their ids (default true). */
+  markElements?: boolean;
+}
+
+/** Pages bigger than this skip the article extractor: cloning them costs more than it gives. */
+const READABILITY_MAX_ELEMENTS = 15_000;
+const CHARS_PER_ELEMENT = 48;
+
+function metaContent(doc: Document, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const v = doc.querySelector(`meta[name="${name}"], meta[property="${name}"]`)?.getAttribute('content')?.trim();
+    if (v) return v;
+  }
+  return undefined;
+}
+
+interface MainText {
+  text: string;
+  title?: string;
+  source: PageSnapshot['source'];
+  frames: PageSnapshot['frames'];
+}
+
+/** The article when the page has one; otherwise (apps, search results, forms) the visible text. */
+function mainText(doc: Document, region: Element | undefined): MainText {
+  if (region) {
+    const { text, frames } = renderMarkdown(region);
+    return { text, source: 'region', frames };
+  }
+  const walked = () => renderMarkdown(doc.body ?? doc.documentElement);
+  const small = doc.getElementsByTagName('*').length <= READABILITY_MAX_ELEMENTS;
+  if (small && doc.body && isProbablyReaderable(doc, { minContentLength: 140, minScore: 20 })) {
+    try {
+      const article = new Readability(doc.cloneNode(true) as Document, { charThreshold: 300 }).parse();
+      if (article?.content && (article.textContent ?? '').trim().length > 200) {
+        // The article HTML goes into an inert document: nothing in it runs or loads.
+        const inert = new DOMParser().parseFromString(article.content, 'text/html');
+        const { text } = renderMarkdown(inert.body, { includeFrames: false });
+        // Open shadow roots and frames are outside the article extractor's view; keep the frame list.
+        const { frames } = walked();
+        return { text, title: article.title ?? undefined, source: 'readability', frames };
+      }
+    } catch {
+      /* fall back to the visible text */
+    }
+  }
+  const { text, frames } = walked();
+  return { text, source: 'visible-text', frames };
+}
+
+export function readPage(doc: Document, options: ReadOptions = {}): PageSnapshot {
+  const budget = Math.max(200, (options.maxTokens ?? 3000) * 4);
+  const includeInteractive = options.includeInteractive ?? true;
+  const region = options.region ? safeQuery(doc, options.region) : undefined;
+  const main = options.region && !region ? { text: `(Nothing on the page matches the region "${options.region}".)`, source: 'region' as const, frames: [] } : mainText(doc, region);
+
+  const elementBudget = includeInteractive ? Math.max(600, Math.floor(budget * 0.4)) : 0;
+  const { elements, total } = includeInteractive
+    ? indexInteractive(doc, region ?? doc.body ?? doc.documentElement, { limit: Math.floor(elementBudget / CHARS_PER_ELEMENT), mark: options.markElements ?? true })
+    : { elements: [], total: 0 };
+
+  const textBudget = Math.max(200, budget - elements.length * CHARS_PER_ELEMENT);
+  const offset = Math.min(Math.max(0, options.offset ?? 0), main.text.length);
+  const rest = main.text.slice(offset);
+  let text = rest;
+  let nextOffset: number | undefined;
+  if (rest.length > textBudget) {
+    // Cut at a paragraph or line break near the budget, so no sentence is split mid-word.
+    const window = rest.slice(0, textBudget);
+    const cut = Math.max(window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf('. ') + 1);
+    const end = cut > textBudget * 0.6 ? cut : textBudget;
+    text = rest.slice(0, end).trimEnd();
+    nextOffset = offset + end;
+  }
+
+  const title = (main.title || doc.title || metaContent(doc, 'og:title') || '').replace(/\s+/g, ' ').trim();
+  return {
+    url: doc.location?.href ?? doc.URL,
+    title,
+    lang: doc.documentElement.getAttribute('lang') || undefined,
+    description: metaContent(doc, 'description', 'og:description'),
+    siteName: metaContent(doc, 'og:site_name', 'application-name'),
+    text,
+    product: readProduct(doc),
+    elements,
+    frames: main.frames.filter((f) => !f.sameOrigin),
+    truncated: { text: nextOffset !== undefined || offset > 0, elements: elements.length < total, nextOffset, totalTextChars: main.text.length, totalElements: total },
+    source: main.source,
+  };
+}
+
+function safeQuery(doc: Document, selector: string): Element | undefined {
+  try {
+    return doc.querySelector(selector) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live element a snapshot numbered `id`, in the document, its open shadow roots or same-origin frames. */
+export function findElementById(doc: Document, id: number): Element | undefined {
+  const direct = doc.querySelector(`[${ID_ATTRIBUTE}="${id}"]`);
+  if (direct) return direct;
+  return markedElements(doc).find((el) => el.getAttribute(ID_ATTRIBUTE) === String(id) && el.isConnected);
+}
+
+function describeElement(e: PageSnapshot['elements'][number]): string {
+  const parts = [`[${e.id}] ${e.role} ${JSON.stringify(e.name)}`];
+  if (e.type && !['text', 'submit', 'button'].includes(e.type) && e.role === 'textbox') parts.push(`type=${e.type}`);
+  if (e.value !== undefined) parts.push(`value=${JSON.stringify(e.value)}`);
+  if (e.checked !== undefined) parts.push(e.checked ? 'checked' : 'unchecked');
+  if (e.options) parts.push(`options: ${e.options.map((o) => JSON.stringify(o)).join(', ')}`);
+  if (e.href) parts.push(`→ ${e.href}`);
+  const flags = [e.disabled && 'disabled', e.required && 'required', !e.inView && 'off-screen', e.frame].filter(Boolean);
+  if (flags.length) parts.push(`(${flags.join(', ')})`);
+  return parts.join(' ');
+}
+
+/** The snapshot as the model reads it: header, text, then one element per line. */
+export function renderSnapshotForPrompt(s: PageSnapshot): string {
+  const lines = [`# ${s.title || '(untitled page)'}`, `URL: ${s.url}`];
+  if (s.lang) lines.push(`Language: ${s.lang}`);
+  if (s.product) {
+    const p = s.product;
+    const facts = [p.name, p.price && `${p.price}${p.currency ? ` ${p.currency}` : ''}`, p.availability, p.rating && `rated ${p.rating}${p.reviewCount ? ` (${p.reviewCount} reviews)` : ''}`, p.brand && `brand ${p.brand}`];
+    lines.push(`Product: ${facts.filter(Boolean).join(' — ')}`);
+  }
+  if (s.frames.length) lines.push(`Frames from other sites (not readable): ${s.frames.map((f) => f.src).join(', ')}`);
+  lines.push('', s.text || '(No readable text.)');
+  if (s.truncated.nextOffset !== undefined) {
+    lines.push(`\n[Text cut at character ${s.truncated.nextOffset} of ${s.truncated.totalTextChars}. Call read_page with offset=${s.truncated.nextOffset} for the next part, or region=<CSS selector> for one part.]`);
+  }
+  if (s.elements.length) {
+    lines.push('', 'Interactive elements:', ...s.elements.map(describeElement));
+    if (s.truncated.elements) lines.push(`[Showing ${s.elements.length} of ${s.truncated.totalElements} elements, those in view first. Scroll, or read a region, to see others.]`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,226 @@
+/**
+ * Acting on page elements the way a person would, so that pages and their frameworks react as
+ * they do to a real user: pointer and mouse events around a click, the native value setter and
+ * input/change events for typing (React and Vue listen for those), requestSubmit for forms.
+ * Pure DOM code: it runs in the page agent and under jsdom.
+ */
+
+export class ActionError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'detached' | 'hidden' | 'disabled' | 'wrong_kind' | 'no_option' | 'timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ActionOutcome {
+  /** What happened, for the model. */
+  message: string;
+}
+
+function win(el: Element): Window & typeof globalThis {
+  return (el.ownerDocument.defaultView ?? window) as Window & typeof globalThis;
+}
+
+/** The element must still be in the page, visible, and enabled; otherwise say which. */
+export function assertActionable(el: Element): void {
+  if (!el.isConnected) throw new ActionError('detached', 'The element is no longer on the page. Read the page again for fresh ids.');
+  const style = win(el).getComputedStyle?.(el);
+  if (style && (style.display === 'none' || style.visibility === 'hidden')) throw new ActionError('hidden', 'The element is hidden, so a user could not use it.');
+  if ((el as HTMLElement).hidden) throw new ActionError('hidden', 'The element is hidden, so a user could not use it.');
+  if ((el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') throw new ActionError('disabled', 'The element is disabled.');
+}
+
+function centre(el: Element): { clientX: number; clientY: number } {
+  const r = el.getBoundingClientRect();
+  return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+}
+
+function fire(el: Element, type: string, init: MouseEventInit = {}): boolean {
+  const w = win(el);
+  const options = { bubbles: true, cancelable: true, composed: true, view: w, ...centre(el), ...init };
+  const event = type.startsWith('pointer') && 'PointerEvent' in w ? new w.PointerEvent(type, { ...options, pointerType: 'mouse', isPrimary: true }) : new w.MouseEvent(type, options);
+  return el.dispatchEvent(event);
+}
+
+export function describeElement(el: Element): string {
+  const name = (el.getAttribute('aria-label') || (el as HTMLElement).innerText || el.getAttribute('value') || el.getAttribute('placeholder') || el.getAttribute('name') || '').trim().replace(/\s+/g, ' ');
+  const tag = el.tagName.toLowerCase();
+  return name ? `${tag} "${name.slice(0, 60)}"` : tag;
+}
+
+export function click(el: Element): ActionOutcome {
+  assertActionable(el);
+  el.scrollIntoView?.({ block: 'center', inline: 'center' });
+  fire(el, 'pointerover');
+  fire(el, 'mouseover');
+  fire(el, 'pointerdown');
+  fire(el, 'mousedown');
+  (el as HTMLElement).focus?.({ preventScroll: true });
+  fire(el, 'pointerup');
+  fire(el, 'mouseup');
+  // HTMLElement.click() fires the click event and runs default actions (links, checkboxes, submit).
+  if (typeof (el as HTMLElement).click === 'function') (el as HTMLElement).click();
+  else fire(el, 'click');
+  return { message: `Clicked ${describeElement(el)}.` };
+}
+
+export function hover(el: Element): ActionOutcome {
+  assertActionable(el);
+  el.scrollIntoView?.({ block: 'center' });
+  for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) fire(el, type, { bubbles: !type.endsWith('enter') });
+  return { message: `Hovered over ${describeElement(el)}.` };
+}
+
+function isTextField(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
+  const tag = el.tagName;
+  if (tag === 'TEXTAREA') return true;
+  if (tag !== 'INPUT') return false;
+  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'hidden', 'range', 'color'].includes((el as HTMLInputElement).type);
+}
+
+/** Sets a value through the prototype's setter, so framework value trackers see a change. */
+function setNativeValue(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
+  const proto = Object.getPrototypeOf(el) as object;
+  const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+  if (setter) setter.call(el, value);
+  else el.value = value;
+}
+
+function inputEvents(el: Element, data: string | null): void {
+  const w = win(el);
+  const init: InputEventInit = { bubbles: true, composed: true, data, inputType: 'insertText' };
+  el.dispatchEvent(typeof w.InputEvent === 'function' ? new w.InputEvent('input', init) : new w.Event('input', init));
+  el.dispatchEvent(new w.Event('change', { bubbles: true }));
+}
+
+export function fill(el: Element, text: string, { append = false }: { append?: boolean } = {}): ActionOutcome {
+  assertActionable(el);
+  el.scrollIntoView?.({ block: 'center' });
+  if (isTextField(el)) {
+    if (el.readOnly) throw new ActionError('disabled', 'The field is read-only.');
+    el.focus({ preventScroll: true });
+    setNativeValue(el, append ? el.value + text : text);
+    inputEvents(el, text);
+    el.dispatchEvent(new (win(el).FocusEvent)('blur', { bubbles: false }));
+    const shown = el.type === 'password' ? '••••' : JSON.stringify(el.value.slice(0, 80));
+    return { message: `Typed into ${describeElement(el)}; it now holds ${shown}.` };
+  }
+  if ((el as HTMLElement).isContentEditable || el.getAttribute('contenteditable') === 'true' || el.getAttribute('contenteditable') === '') {
+    const html = el as HTMLElement;
+    html.focus({ preventScroll: true });
+    const doc = el.ownerDocument;
+    const selection = doc.getSelection();
+    if (selection && !append) {
+      selection.selectAllChildren(html);
+    }
+    // execCommand keeps the editor's undo stack and its own listeners in step; fall back if absent.
+    const inserted = typeof doc.execCommand === 'function' && doc.execCommand('insertText', false, text);
+    if (!inserted || !html.textContent?.includes(text)) {
+      html.textContent = append ? `${html.textContent ?? ''}${text}` : text;
+      inputEvents(html, text);
+    }
+    return { message: `Typed into ${describeElement(el)}.` };
+  }
+  throw new ActionError('wrong_kind', `${describeElement(el)} is not a text field. Use click, select_option or set_checked for it.`);
+}
+
+export function selectOption(el: Element, choice: string): ActionOutcome {
+  assertActionable(el);
+  if (el.tagName !== 'SELECT') throw new ActionError('wrong_kind', `${describeElement(el)} is not a drop-down list. Click it to open it instead.`);
+  const select = el as HTMLSelectElement;
+  const wanted = choice.trim().toLowerCase();
+  const options = [...select.options];
+  const option =
+    options.find((o) => o.value === choice) ??
+    options.find((o) => o.text.trim().toLowerCase() === wanted) ??
+    options.find((o) => o.text.trim().toLowerCase().includes(wanted));
+  if (!option) throw new ActionError('no_option', `No option matches "${choice}". Options: ${options.map((o) => o.text.trim()).slice(0, 20).join(', ')}.`);
+  if (option.disabled) throw new ActionError('disabled', `The option "${option.text.trim()}" is disabled.`);
+  select.focus({ preventScroll: true });
+  setNativeValue(select, option.value);
+  option.selected = true;
+  inputEvents(select, null);
+  return { message: `Selected "${option.text.trim()}" in ${describeElement(el)}.` };
+}
+
+export function setChecked(el: Element, checked: boolean): ActionOutcome {
+  assertActionable(el);
+  const input = el as HTMLInputElement;
+  const role = el.getAttribute('role');
+  const isNative = el.tagName === 'INPUT' && (input.type === 'checkbox' || input.type === 'radio');
+  const current = isNative ? input.checked : el.getAttribute('aria-checked') === 'true';
+  if (!isNative && !['checkbox', 'switch', 'radio', 'menuitemcheckbox'].includes(role ?? '')) {
+    throw new ActionError('wrong_kind', `${describeElement(el)} is not a checkbox, radio button or switch.`);
+  }
+  if (current !== checked) click(el);
+  const now = isNative ? input.checked : el.getAttribute('aria-checked') === 'true';
+  return { message: `${describeElement(el)} is now ${now ? 'checked' : 'unchecked'}.` };
+}
+
+/** A key press on the focused element (or the given one). Enter in a form field submits it. */
+export function pressKey(doc: Document, key: string, target?: Element): ActionOutcome {
+  const el = target ?? doc.activeElement ?? doc.body;
+  if (target) (target as HTMLElement).focus?.({ preventScroll: true });
+  const w = win(el);
+  const init: KeyboardEventInit = { key, code: key.length === 1 ? `Key${key.toUpperCase()}` : key, bubbles: true, cancelable: true, composed: true };
+  const proceed = el.dispatchEvent(new w.KeyboardEvent('keydown', init));
+  if (key.length === 1) el.dispatchEvent(new w.KeyboardEvent('keypress', init));
+  el.dispatchEvent(new w.KeyboardEvent('keyup', init));
+  // Synthetic key events have no default action; do the one users rely on most.
+  if (proceed && key === 'Enter' && isTextField(el) && el.tagName === 'INPUT' && el.form) {
+    el.form.requestSubmit();
+    return { message: `Pressed Enter in ${describeElement(el)}; the form was submitted.` };
+  }
+  return { message: `Pressed ${key} on ${describeElement(el)}.` };
+}
+
+export function submit(el: Element): ActionOutcome {
+  const form = el.tagName === 'FORM' ? (el as HTMLFormElement) : el.closest('form');
+  if (!form) throw new ActionError('wrong_kind', `${describeElement(el)} is not in a form. Click its submit button instead.`);
+  const submitter = el !== form && (el as HTMLButtonElement).type === 'submit' ? (el as HTMLButtonElement) : undefined;
+  form.requestSubmit(submitter);
+  return { message: 'Submitted the form.' };
+}
+
+export function scroll(doc: Document, { direction = 'down', amount = 'page', target }: { direction?: 'up' | 'down' | 'top' | 'bottom'; amount?: 'page' | 'half'; target?: Element }): ActionOutcome {
+  const w = doc.defaultView!;
+  if (target) {
+    target.scrollIntoView?.({ block: 'center' });
+    return { message: `Scrolled ${describeElement(target)} into view.` };
+  }
+  const root = doc.scrollingElement ?? doc.documentElement;
+  const step = (amount === 'half' ? 0.5 : 0.85) * (w.innerHeight || 800);
+  const top = direction === 'top' ? 0 : direction === 'bottom' ? root.scrollHeight : root.scrollTop + (direction === 'down' ? step : -step);
+  w.scrollTo({ top, behavior: 'instant' as ScrollBehavior });
+  const atEnd = root.scrollTop + w.innerHeight >= root.scrollHeight - 2;
+  return { message: `Scrolled ${direction}; now ${Math.round(root.scrollTop)} px from the top of ${Math.round(root.scrollHeight)}${atEnd ? ' (at the bottom)' : ''}.` };
+}
+
+/** Resolves when the text or selector appears (or the network-quiet signal), or fails at the timeout. */
+export function waitFor(doc: Document, { text, selector, timeoutMs }: { text?: string; selector?: string; timeoutMs: number }, signal?: AbortSignal): Promise<ActionOutcome> {
+  const found = () => (selector ? doc.querySelector(selector) !== null : true) && (text ? (doc.body?.innerText ?? doc.body?.textContent ?? '').includes(text) : true);
+  return new Promise((resolve, reject) => {
+    if (found()) return resolve({ message: 'It is already on the page.' });
+    const w = doc.defaultView!;
+    const observer = new w.MutationObserver(() => {
+      if (!found()) return;
+      cleanup();
+      resolve({ message: `${text ? `"${text}"` : selector} appeared.` });
+    });
+    const timer = w.setTimeout(() => {
+      cleanup();
+      reject(new ActionError('timeout', `${text ? `"${text}"` : selector} did not appear within ${Math.round(timeoutMs / 1000)} s.`));
+    }, timeoutMs);
+    const cleanup = () => {
+      observer.disconnect();
+      w.clearTimeout(timer);
+    };
+    signal?.addEventListener('abort', () => {
+      cleanup();
+      reject(new ActionError('timeout', 'Stopped.'));
+    });
+    observer.observe(doc, { childList: true, subtree: true, characterData: true });
+  });
+}

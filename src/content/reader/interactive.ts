@@ -1,0 +1,157 @@
+/** The index of visible interactive elements: small integer ids, role, accessible name, value and state. */
+import type { PageElement } from '../../shared/page-snapshot';
+import { inViewport, isHidden } from './visibility';
+import { walk } from './walk';
+
+export const ID_ATTRIBUTE = 'data-foxagent-id';
+
+const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
+
+function isCandidate(el: Element): boolean {
+  const tag = el.tagName.toUpperCase();
+  if (tag === 'A') return el.hasAttribute('href');
+  if (tag === 'BUTTON' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'SUMMARY') return true;
+  if (tag === 'INPUT') return (el as HTMLInputElement).type !== 'hidden';
+  const role = el.getAttribute('role');
+  if (role && INTERACTIVE_ROLES.has(role)) return true;
+  const editable = el.getAttribute('contenteditable');
+  if (editable === '' || editable === 'true' || editable === 'plaintext-only') return true;
+  const tabindex = el.getAttribute('tabindex');
+  return el.hasAttribute('onclick') && tabindex !== null && Number(tabindex) >= 0;
+}
+
+function implicitRole(el: Element): string {
+  const tag = el.tagName.toUpperCase();
+  const type = ((el as HTMLInputElement).type || '').toLowerCase();
+  switch (tag) {
+    case 'A':
+      return 'link';
+    case 'BUTTON':
+    case 'SUMMARY':
+      return 'button';
+    case 'SELECT':
+      return (el as HTMLSelectElement).multiple ? 'listbox' : 'combobox';
+    case 'TEXTAREA':
+      return 'textbox';
+    case 'INPUT':
+      if (['checkbox', 'radio'].includes(type)) return type;
+      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+      if (type === 'range') return 'slider';
+      if (type === 'number') return 'spinbutton';
+      if (type === 'search') return 'searchbox';
+      return 'textbox';
+    default:
+      return el.getAttribute('contenteditable') !== null ? 'textbox' : 'generic';
+  }
+}
+
+const clip = (s: string, n = 80) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+};
+
+function cssEscape(value: string): string {
+  return typeof CSS !== 'undefined' && typeof CSS.escape === 'function' ? CSS.escape(value) : value.replace(/["\\]/g, '\\$&');
+}
+
+function textOf(el: Element): string {
+  return (el as HTMLElement).innerText ?? el.textContent ?? '';
+}
+
+/** The accessible name, in roughly the order browsers compute it. */
+export function accessibleName(el: Element): string {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const labelledBy = el.getAttribute('aria-labelledby');
+  if (labelledBy) {
+    const text = labelledBy.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent ?? '').join(' ');
+    if (text.trim()) return clip(text);
+  }
+  const aria = el.getAttribute('aria-label');
+  if (aria?.trim()) return clip(aria);
+  const tag = el.tagName.toUpperCase();
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
+    const id = el.getAttribute('id');
+    const label = (id && root.querySelector?.(`label[for="${cssEscape(id)}"]`)) || el.closest('label');
+    if (label) {
+      const clone = label.cloneNode(true) as Element;
+      clone.querySelectorAll('input, select, textarea').forEach((c) => c.remove());
+      if (clone.textContent?.trim()) return clip(clone.textContent);
+    }
+    const input = el as HTMLInputElement;
+    if (['submit', 'button', 'reset'].includes(input.type) && input.value) return clip(input.value);
+    const hint = el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('alt') || el.getAttribute('name');
+    if (hint) return clip(hint);
+  }
+  const text = textOf(el);
+  if (text.trim()) return clip(text);
+  const img = el.querySelector('img[alt], svg[aria-label], [aria-label]');
+  const fromChild = img?.getAttribute('alt') || img?.getAttribute('aria-label');
+  return clip(fromChild || el.getAttribute('title') || el.getAttribute('placeholder') || '');
+}
+
+function describe(el: Element, id: number, frame: string, inView: boolean): PageElement {
+  const tag = el.tagName.toLowerCase();
+  const entry: PageElement = { id, role: el.getAttribute('role') || implicitRole(el), name: accessibleName(el), tag, inView };
+  const input = el as HTMLInputElement;
+  if (tag === 'input') entry.type = input.type;
+  if (tag === 'input' || tag === 'textarea') {
+    if (input.type === 'checkbox' || input.type === 'radio') entry.checked = input.checked;
+    else if (input.value) entry.value = input.type === 'password' ? '••••' : clip(input.value, 120);
+  }
+  if (tag === 'select') {
+    const select = el as HTMLSelectElement;
+    entry.value = clip(select.selectedOptions[0]?.text ?? '', 80);
+    entry.options = [...select.options].slice(0, 20).map((o) => clip(o.text, 40));
+  }
+  const ariaChecked = el.getAttribute('aria-checked');
+  if (ariaChecked !== null && entry.checked === undefined) entry.checked = ariaChecked === 'true';
+  if (el.getAttribute('contenteditable') !== null && tag !== 'input') entry.value = clip(textOf(el), 120) || undefined;
+  if ((el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') entry.disabled = true;
+  if ((el as HTMLInputElement).required || el.getAttribute('aria-required') === 'true') entry.required = true;
+  if (tag === 'a') {
+    const href = (el as HTMLAnchorElement).href;
+    if (href && !href.startsWith('javascript:')) entry.href = clip(href, 120);
+  }
+  if (frame) entry.frame = frame;
+  if (entry.value === undefined) delete entry.value;
+  return entry;
+}
+
+/** Elements marked in earlier snapshots, per document, so their markers can be cleared. */
+const marked = new WeakMap<Document, Element[]>();
+
+export function clearMarkers(doc: Document): void {
+  for (const el of marked.get(doc) ?? []) el.removeAttribute(ID_ATTRIBUTE);
+  for (const el of Array.from(doc.querySelectorAll(`[${ID_ATTRIBUTE}]`))) el.removeAttribute(ID_ATTRIBUTE);
+  marked.set(doc, []);
+}
+
+export function markedElements(doc: Document): readonly Element[] {
+  return marked.get(doc) ?? [];
+}
+
+/**
+ * Finds the visible interactive elements under `root`, keeps at most `limit` (those in view
+ * first, then in document order), numbers them 1… in document order and, with `mark`, tags each
+ * live element with its id.
+ */
+export function indexInteractive(doc: Document, root: Node, { limit, mark }: { limit: number; mark: boolean }): { elements: PageElement[]; total: number } {
+  const found: { el: Element; frame: string }[] = [];
+  walk(root, ({ node, place, exit }) => {
+    if (exit || node.nodeType !== 1) return;
+    const el = node as Element;
+    if (isCandidate(el)) found.push({ el, frame: place });
+  });
+  const visible = found.filter(({ el }) => !isHidden(el));
+  const withView = visible.map((v, order) => ({ ...v, order, inView: inViewport(v.el) }));
+  const chosen = [...withView].sort((a, b) => Number(b.inView) - Number(a.inView) || a.order - b.order).slice(0, limit).sort((a, b) => a.order - b.order);
+  if (mark) clearMarkers(doc);
+  const elements = chosen.map(({ el, frame, inView }, i) => {
+    if (mark) {
+      el.setAttribute(ID_ATTRIBUTE, String(i + 1));
+      marked.get(doc)!.push(el);
+    }
+    return describe(el, i + 1, frame, inView);
+  });
+  return { elements, total: visible.length };
+}

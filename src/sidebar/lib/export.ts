@@ -1,0 +1,35 @@
+import type { Conversation } from '../../shared/conversation';
+
+/** A conversation as Markdown: the user's and FoxAgent's words, and each action taken. */
+export function conversationToMarkdown(conversation: Conversation): string {
+  const lines = [`# ${conversation.title || 'FoxAgent conversation'}`, '', `_Exported ${new Date().toISOString()}_`, ''];
+  for (const m of conversation.messages) {
+    if (m.role === 'user') lines.push('## You', '', m.content, '');
+    else if (m.role === 'assistant') {
+      if (m.content) lines.push('## FoxAgent', '', m.content, '');
+      if (m.error) lines.push(`> Error: ${m.error.message}${m.error.hint ? ` — ${m.error.hint}` : ''}`, '');
+    } else {
+      lines.push(`- \`${m.name}\` ${JSON.stringify(m.arguments)} — ${m.status}${m.preview ? `: ${m.preview}` : ''}`, '');
+    }
+  }
+  return lines.join('\n');
+}
+
+export function conversationToJson(conversation: Conversation): string {
+  return JSON.stringify(conversation, null, 2);
+}
+
+/** Saves text as a file through a temporary object URL (no HTML is built from the content). */
+export function download(filename: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function fileNameFor(conversation: Conversation, extension: string): string {
+  const base = (conversation.title || 'conversation').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 50).toLowerCase();
+  return `foxagent-${base || 'conversation'}.${extension}`;
+}

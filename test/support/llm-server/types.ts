@@ -1,0 +1,77 @@
+import type { ServerResponse } from 'node:http';
+
+export interface ScriptedToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type Fault =
+  | 'tools_unsupported'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unknown_model'
+  | 'rate_limited'
+  | 'server_error'
+  | 'cut_stream'
+  | 'malformed_json'
+  | 'hang';
+
+export interface ScriptedReply {
+  /** Assistant content, streamed in chunks. */
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Characters per streamed text chunk (default 8). */
+  chunkSize?: number;
+  /** Delay before the first byte. */
+  delayMs?: number;
+  /** Delay between chunks. */
+  chunkDelayMs?: number;
+  fault?: Fault;
+  /** With `rate_limited`: the Retry-After header, in seconds. */
+  retryAfterSec?: number;
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+export interface RecordedRequest {
+  api: 'openai' | 'ollama';
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON as the client sent it
+  body: any;
+  model?: string;
+  at: number;
+}
+
+export type ReplyScript = ScriptedReply | ((request: RecordedRequest) => ScriptedReply);
+
+export interface ModelSpec {
+  name: string;
+  tools?: boolean;
+  vision?: boolean;
+  contextLength?: number;
+}
+
+/** The reply a chat request gets, once faults implied by the model list are applied. */
+export interface Turn {
+  reply: ScriptedReply;
+  request: RecordedRequest;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Ends the connection mid-body, the way a crashed server or a dropped network does: what was
+ * sent arrives, then the socket closes without the end of the chunked body.
+ */
+export async function cutConnection(res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => res.write('', () => resolve()));
+  await sleep(30);
+  res.socket?.end();
+}
+
+export function chunksOf(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,84 @@
+/** Drives FoxAgent's sidebar page (opened in a tab) the way a user does, for e2e tests. */
+import type { Page } from 'puppeteer-core';
+import type { Settings } from '../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
+import { waitFor, type FoxAgentBrowser } from './firefox';
+
+export type ProviderPatch = Partial<Settings['provider']> & { toolCallMode?: Settings['toolCallMode']; requestTimeoutMs?: number; stepLimit?: number };
+
+/** Writes settings the way the options page does (through storage), then reloads nothing. */
+export async function configure(page: Page, patch: ProviderPatch): Promise<void> {
+  const { toolCallMode, requestTimeoutMs, stepLimit, ...provider } = patch;
+  const settings: Settings = {
+    ...DEFAULT_SETTINGS,
+    ...(toolCallMode ? { toolCallMode } : {}),
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+    ...(stepLimit ? { stepLimit } : {}),
+    provider: { ...DEFAULT_SETTINGS.provider, ...provider },
+  };
+  await page.evaluate(async (s) => {
+    await (globalThis as unknown as { browser: { storage: { local: { set(v: object): Promise<void> } } } }).browser.storage.local.set({ settings: s });
+  }, settings);
+}
+
+export class SidebarDriver {
+  constructor(readonly page: Page) {}
+
+  static async open(ff: FoxAgentBrowser): Promise<SidebarDriver> {
+    const page = await ff.openExtensionPage('sidebar.html');
+    await page.waitForSelector('[data-testid="composer"]');
+    return new SidebarDriver(page);
+  }
+
+  async newChat(): Promise<void> {
+    const before = await this.page.$$eval('[data-testid^="message-"], [data-testid="tool-row"]', (els) => els.length);
+    await this.page.click('[data-testid="new-chat"]');
+    if (before) await waitFor(() => this.page.$$eval('[data-testid^="message-"], [data-testid="tool-row"]', (els) => els.length === 0), { what: 'an empty new chat' });
+  }
+
+  async send(text: string): Promise<void> {
+    await this.page.click('[data-testid="composer"]');
+    await this.page.type('[data-testid="composer"]', text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  assistantTexts(): Promise<string[]> {
+    return this.page.$$eval('[data-testid="message-assistant"] [data-testid="message-text"]', (els) => els.map((e) => (e as HTMLElement).innerText.trim()));
+  }
+
+  userTexts(): Promise<string[]> {
+    return this.page.$$eval('[data-testid="message-user"] [data-testid="message-text"]', (els) => els.map((e) => e.textContent ?? ''));
+  }
+
+  /** Waits until an assistant message contains `text`; returns its full text. */
+  async waitForAnswer(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+    const found = await waitFor(
+      async () => (await this.assistantTexts()).find((t) => (typeof text === 'string' ? t.includes(text) : text.test(t))),
+      { timeoutMs, what: `an answer containing ${String(text)}` },
+    );
+    return found ?? '';
+  }
+
+  async waitForIdle(timeoutMs = 30_000): Promise<void> {
+    await waitFor(() => this.page.$('[data-testid="send"]').then(Boolean), { timeoutMs, what: 'the agent to finish' });
+  }
+
+  errorText(): Promise<string> {
+    return waitFor(() => this.page.$$eval('[role="alert"]', (els) => els.map((e) => e.textContent ?? '').join('\n')), { what: 'an error in the chat' });
+  }
+
+  toolRows(): Promise<{ tool: string; status: string }[]> {
+    return this.page.$$eval('[data-testid="tool-row"]', (els) => els.map((e) => ({ tool: e.getAttribute('data-tool') ?? '', status: e.getAttribute('data-status') ?? '' })));
+  }
+
+  /** Answers the permission request shown for `tool`. */
+  async answerPermission(tool: string, choice: 'allow-once' | 'allow-always' | 'deny'): Promise<void> {
+    const selector = `[data-testid="tool-row"][data-tool="${tool}"][data-status="waiting_permission"] [data-testid="${choice}"]`;
+    await this.page.waitForSelector(selector, { timeout: 20_000 });
+    await this.page.click(selector);
+  }
+
+  composerValue(): Promise<string> {
+    return this.page.$eval('[data-testid="composer"]', (el) => (el as HTMLTextAreaElement).value);
+  }
+}

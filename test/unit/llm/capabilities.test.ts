@@ -1,0 +1,29 @@
+import { capabilitiesFromTable, TextModeCache } from '../../../src/background/llm/capabilities';
+import { capabilitiesFromShow } from '../../../src/background/llm/providers/ollama';
+import { capabilitiesFromListing } from '../../../src/background/llm/providers/openai';
+import { MemoryStorage } from '../../support/memory-storage';
+
+test('Ollama /api/show: capabilities and the architecture’s context length', () => {
+  const caps = capabilitiesFromShow({ capabilities: ['completion', 'tools'], model_info: { 'qwen2.context_length': 32768, 'general.architecture': 'qwen2' } }, 'qwen2.5:7b');
+  expect(caps).toEqual({ tools: true, vision: false, contextLength: 32768, source: 'server' });
+  expect(capabilitiesFromShow({ capabilities: ['completion', 'vision'], model_info: {} }, 'gemma3:4b')).toMatchObject({ tools: false, vision: true, source: 'server' });
+});
+
+test('OpenRouter’s listing says tools, vision and context length itself', () => {
+  const caps = capabilitiesFromListing({ id: 'meta-llama/llama-3.2-3b-instruct', context_length: 131072, supported_parameters: ['temperature'], architecture: { input_modalities: ['text'] } });
+  expect(caps).toEqual({ tools: false, vision: false, contextLength: 131072, source: 'server' });
+});
+
+test('a bare model id falls back to the known-models table, then to a safe default', () => {
+  expect(capabilitiesFromTable('gpt-4o-mini')).toMatchObject({ tools: true, contextLength: 128_000, source: 'table' });
+  expect(capabilitiesFromTable('openai/gpt-4.1')).toMatchObject({ contextLength: 1_047_576 });
+  expect(capabilitiesFromTable('my-finetune')).toEqual({ contextLength: 8192, source: 'default' });
+});
+
+test('a model that rejected tools is remembered across restarts', async () => {
+  const storage = new MemoryStorage();
+  const key = TextModeCache.keyOf('ollama', 'http://127.0.0.1:11434/', 'gemma:2b');
+  await new TextModeCache(storage).add(key);
+  expect(await new TextModeCache(storage).has(key)).toBe(true);
+  expect(await new TextModeCache(storage).has(TextModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'other'))).toBe(false);
+});

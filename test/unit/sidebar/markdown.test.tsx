@@ -1,0 +1,66 @@
+/** @jest-environment jsdom */
+import { render } from '@testing-library/react';
+import { Markdown } from '../../../src/sidebar/components/Markdown';
+import { parseMarkdown } from '../../../src/sidebar/lib/markdown';
+
+
+
+test('headings, lists, tables, code and inline styles render as elements', () => {
+  const source = ['# Title', '', 'Some **bold**, *em* and `code`.', '', '- one', '- two', '', '1. first', '2. second', '', '| a | b |', '|---|--:|', '| 1 | 2 |', '', '```js', 'let x = 1 < 2;', '```', '', '> quoted'].join('\n');
+  const { container } = render(<Markdown source={source} />);
+  expect(container.querySelector('h2')?.textContent).toBe('Title');
+  expect(container.querySelector('strong')?.textContent).toBe('bold');
+  expect(container.querySelector('em')?.textContent).toBe('em');
+  expect(container.querySelectorAll('ul > li')).toHaveLength(2);
+  expect(container.querySelectorAll('ol > li')).toHaveLength(2);
+  expect(container.querySelector('td:last-child')?.getAttribute('style')).toMatch(/right/);
+  expect(container.querySelector('pre code')?.textContent).toBe('let x = 1 < 2;');
+  expect(container.querySelector('blockquote')?.textContent).toBe('quoted');
+});
+
+const HOSTILE = [
+  '<img src=x onerror="window.__pwned=1">',
+  '<script>window.__pwned=1</script>',
+  '[click me](javascript:window.__pwned=1)',
+  '[data](data:text/html,<script>window.__pwned=1</script>)',
+  '<iframe src="https://evil.example"></iframe>',
+  '<a href="javascript:alert(1)">x</a>',
+  '**<b onmouseover="window.__pwned=1">bold</b>**',
+  '| <svg onload="window.__pwned=1"> | x |\n|---|---|\n| <style>*{display:none}</style> | y |',
+  '```\n</code></pre><img src=x onerror=alert(1)>\n```',
+];
+
+test.each(HOSTILE)('hostile payload %j stays text: no element, no handler, no script link', (payload) => {
+  const { container } = render(<Markdown source={payload} />);
+  expect(container.querySelector('img, script, iframe, svg, style, b')).toBeNull();
+  for (const el of Array.from(container.querySelectorAll('*'))) {
+    for (const attr of Array.from(el.attributes)) expect(attr.name).not.toMatch(/^on/i);
+  }
+  for (const a of Array.from(container.querySelectorAll('a'))) expect(a.getAttribute('href')).toMatch(/^(https?:|mailto:)/);
+  expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+});
+
+test('markup written in an answer is shown literally, as the characters the model wrote', () => {
+  const { container } = render(<Markdown source={'Use <script>alert(1)</script> carefully'} />);
+  expect(container.textContent).toBe('Use <script>alert(1)</script> carefully');
+});
+
+test('a link with a forbidden scheme keeps its label as plain text', () => {
+  const { container } = render(<Markdown source={'[open me](javascript:alert(1))'} />);
+  expect(container.querySelector('a')).toBeNull();
+  expect(container.textContent).toContain('open me');
+});
+
+test('links open outside, without referrer, and only for web or mail addresses', () => {
+  const { container } = render(<Markdown source={'See [docs](https://example.com/docs) or https://example.org.'} />);
+  const links = Array.from(container.querySelectorAll('a'));
+  expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://example.com/docs', 'https://example.org']);
+  expect(links[0]!.getAttribute('rel')).toContain('noopener');
+});
+
+test('a code fence still streaming (no closing fence yet) is shown as code', () => {
+  expect(parseMarkdown('Here:\n```python\nprint(1)')).toEqual([
+    { type: 'paragraph', children: [{ type: 'text', text: 'Here:' }] },
+    { type: 'code', lang: 'python', text: 'print(1)' },
+  ]);
+});
