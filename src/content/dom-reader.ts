@@ -8,6 +8,7 @@ import type { PageSnapshot } from '../shared/page-snapshot';
 import { ID_ATTRIBUTE, indexInteractive, markedElements } from './reader/interactive';
 import { renderMarkdown } from './reader/markdown';
 import { readProduct } from './reader/product';
+import { listFrames } from './reader/walk';
 
 export interface ReadOptions {
   /** Budget for the whole snapshot, in tokens (≈ 4 characters each). Default 3000. */
@@ -50,13 +51,14 @@ function mainText(doc: Document, region: Element | undefined): MainText {
   const small = doc.getElementsByTagName('*').length <= READABILITY_MAX_ELEMENTS;
   if (small && doc.body && isProbablyReaderable(doc, { minContentLength: 140, minScore: 20 })) {
     try {
-      const article = new Readability(doc.cloneNode(true) as Document, { charThreshold: 300 }).parse();
+      const article = new Readability(doc.cloneNode(true) as Document).parse();
       if (article?.content && (article.textContent ?? '').trim().length > 200) {
         // The article HTML goes into an inert document: nothing in it runs or loads.
-        const inert = new DOMParser().parseFromString(article.content, 'text/html');
+        const Parser = doc.defaultView?.DOMParser ?? DOMParser;
+        const inert = new Parser().parseFromString(article.content, 'text/html');
         const { text } = renderMarkdown(inert.body, { includeFrames: false });
         // Open shadow roots and frames are outside the article extractor's view; keep the frame list.
-        const { frames } = walked();
+        const frames = listFrames(doc.body);
         return { text, title: article.title ?? undefined, source: 'readability', frames };
       }
     } catch {

@@ -1,5 +1,6 @@
 /** The index of visible interactive elements: small integer ids, role, accessible name, value and state. */
 import type { PageElement } from '../../shared/page-snapshot';
+import { hrefResolver, type HrefResolver } from './href';
 import { inViewport, isHidden } from './visibility';
 import { walk } from './walk';
 
@@ -89,7 +90,7 @@ export function accessibleName(el: Element): string {
   return clip(fromChild || el.getAttribute('title') || el.getAttribute('placeholder') || '');
 }
 
-function describe(el: Element, id: number, frame: string, inView: boolean): PageElement {
+function describe(el: Element, id: number, frame: string, inView: boolean, resolve: HrefResolver): PageElement {
   const tag = el.tagName.toLowerCase();
   const entry: PageElement = { id, role: el.getAttribute('role') || implicitRole(el), name: accessibleName(el), tag, inView };
   const input = el as HTMLInputElement;
@@ -109,7 +110,7 @@ function describe(el: Element, id: number, frame: string, inView: boolean): Page
   if ((el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') entry.disabled = true;
   if ((el as HTMLInputElement).required || el.getAttribute('aria-required') === 'true') entry.required = true;
   if (tag === 'a') {
-    const href = (el as HTMLAnchorElement).href;
+    const href = resolve(el);
     if (href && !href.startsWith('javascript:')) entry.href = clip(href, 120);
   }
   if (frame) entry.frame = frame;
@@ -146,12 +147,13 @@ export function indexInteractive(doc: Document, root: Node, { limit, mark }: { l
   const withView = visible.map((v, order) => ({ ...v, order, inView: inViewport(v.el) }));
   const chosen = [...withView].sort((a, b) => Number(b.inView) - Number(a.inView) || a.order - b.order).slice(0, limit).sort((a, b) => a.order - b.order);
   if (mark) clearMarkers(doc);
+  const resolve = hrefResolver();
   const elements = chosen.map(({ el, frame, inView }, i) => {
     if (mark) {
       el.setAttribute(ID_ATTRIBUTE, String(i + 1));
       marked.get(doc)!.push(el);
     }
-    return describe(el, i + 1, frame, inView);
+    return describe(el, i + 1, frame, inView, resolve);
   });
   return { elements, total: visible.length };
 }

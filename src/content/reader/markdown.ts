@@ -1,10 +1,11 @@
 /** DOM to compact, markdown-like text: headings, lists, links, tables, quotes and code stay readable. */
+import { hrefResolver, type HrefResolver } from './href';
 import { walk, type FrameInfo } from './walk';
 
 const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TR', 'UL', 'CAPTION', 'LEGEND', 'OPTION']);
 
-function safeHref(el: Element): string | undefined {
-  const href = (el as HTMLAnchorElement).href || el.getAttribute('href') || '';
+function safeHref(el: Element, resolve: HrefResolver): string | undefined {
+  const href = resolve(el) ?? '';
   return /^(https?:|mailto:)/i.test(href) ? href : undefined;
 }
 
@@ -28,6 +29,7 @@ export function renderMarkdown(root: Node, { includeFrames = true }: { includeFr
   let headerDone = new WeakSet<Element>();
   const newline = (count = 1) => out.push('\n'.repeat(count));
   const frames: FrameInfo[] = [];
+  const resolve = hrefResolver();
 
   walk(
     root,
@@ -45,7 +47,7 @@ export function renderMarkdown(root: Node, { includeFrames = true }: { includeFr
         switch (tag) {
           case 'A': {
             const start = linkStarts.pop() ?? out.length;
-            const href = safeHref(el);
+            const href = safeHref(el, resolve);
             const inner = out.splice(start).join('').trim();
             if (inner) out.push(href ? ` [${inner}](${href}) ` : ` ${inner} `);
             return;

@@ -71,3 +71,8 @@ export function walk(root: Node, visit: (v: Visit) => boolean | void, frames: Fr
   }
   return frames;
 }
+
+/** The frames a person can see under `root`, and whether each can be read. */
+export function listFrames(root: Node): FrameInfo[] {
+  return walk(root, () => undefined);
+}

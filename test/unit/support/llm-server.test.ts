@@ -97,7 +97,10 @@ test.each([
 
 test('429 carries Retry-After', async () => {
   server.script({ fault: 'rate_limited', retryAfterSec: 7 });
-  const error = await openai().chat.completions.create({ model: 'llama3.2:3b', messages: [] }).catch((e: unknown) => e as { status: number; headers: Headers });
+  const error = (await openai()
+    .chat.completions.create({ model: 'llama3.2:3b', messages: [] })
+    .then(() => ({ status: 200, headers: new Headers() }))
+    .catch((e: unknown) => e)) as { status: number; headers: Headers };
   expect(error.status).toBe(429);
   expect(error.headers.get('retry-after')).toBe('7');
 });
