@@ -21,13 +21,15 @@ const normalise = (s: string) =>
 
 /** The longest link-free paragraph of the expected article, as a passage to look for. */
 function passageOf(expectedHtml: string): string | undefined {
-  const doc = new JSDOM(expectedHtml).window.document;
+  const { window } = new JSDOM(expectedHtml);
+  const doc = window.document;
   const paragraphs = Array.from(doc.querySelectorAll('p'))
     .filter((p) => !p.querySelector('a, code, sup, sub, img, br'))
     .map((p) => (p.textContent ?? '').replace(/\s+/g, ' ').trim())
     .filter((t) => t.length > 60)
     .sort((a, b) => b.length - a.length);
   const best = paragraphs[0];
+  window.close();
   return best ? best.slice(0, 80) : undefined;
 }
 
@@ -53,7 +55,9 @@ test.each(names)('%s', (name) => {
 
   const snapshot = readPage(dom.window.document, { maxTokens: 200_000, includeInteractive: true });
 
-  const expectedText = new JSDOM(expected).window.document.body.textContent?.trim() ?? '';
+  const expectedWindow = new JSDOM(expected).window;
+  const expectedText = expectedWindow.document.body.textContent?.trim() ?? '';
+  expectedWindow.close();
   if (expectedText.length > 0) expect(snapshot.text.length).toBeGreaterThan(0);
   const passage = passageOf(expected);
   const found = passage === undefined ? undefined : normalise(snapshot.text).includes(normalise(passage));
