@@ -113,7 +113,7 @@ export class ChatService {
       let reply = '';
       const limited = AbortSignal.any([signal, AbortSignal.timeout(INTENT_TIMEOUT_MS)]);
       for await (const event of session.router.chat({ model: session.model, temperature: 0, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }, 'native', limited)) {
-        if (event.type === 'text') reply += event.delta;
+        if (event.type === 'text') reply = event.reset ? event.delta : reply + event.delta;
       }
       return reply;
     });
@@ -124,7 +124,7 @@ export class ChatService {
     const page = intent.kind === 'chat' ? undefined : await this.readPage(false, signal);
     const messages = [{ role: 'system' as const, content: systemPrompt(BASE_PROMPT, page?.page) }, ...history, { role: 'user' as const, content: message.content }];
     for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, signal)) {
-      if (event.type === 'text') await recorder.appendText(event.delta);
+      if (event.type === 'text') await recorder.appendText(event.delta, event.reset);
     }
     await recorder.finish({});
   }

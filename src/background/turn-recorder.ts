@@ -60,7 +60,7 @@ export class TurnRecorder {
         this.emitStatus();
         return;
       case 'text':
-        return this.appendText(event.delta);
+        return this.appendText(event.delta, event.reset);
       case 'assistant': {
         const message = this.current ?? this.openAssistant();
         message.content = event.content;
@@ -76,10 +76,11 @@ export class TurnRecorder {
     }
   }
 
-  async appendText(delta: string): Promise<void> {
+  /** Streams text into the open reply; `reset` replaces what it showed so far. */
+  async appendText(delta: string, reset = false): Promise<void> {
     const message = this.current ?? this.openAssistant();
-    message.content += delta;
-    this.deps.emit({ type: 'chat/delta', conversationId: this.conversation.id, messageId: message.id, delta });
+    message.content = reset ? delta : message.content + delta;
+    this.deps.emit({ type: 'chat/delta', conversationId: this.conversation.id, messageId: message.id, delta, ...(reset ? { reset } : {}) });
     if (this.deps.now() - this.lastSave > this.deps.saveIntervalMs) await this.save();
   }
 

@@ -98,6 +98,8 @@ export const BgToUiEventSchema = z.discriminatedUnion('type', [
     conversationId: z.string(),
     messageId: z.string(),
     delta: z.string(),
+    /** The message's text so far was reasoning: `delta` replaces it. */
+    reset: z.boolean().optional(),
   }),
   z.object({ type: z.literal('agent/status'), status: AgentStatusSchema }),
   z.object({ type: z.literal('permission/requested'), request: PermissionRequestSchema }),

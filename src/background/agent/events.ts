@@ -6,7 +6,7 @@ export type AgentEvent =
   | { type: 'step'; step: number; limit: number }
   | { type: 'tool_mode'; mode: 'native' | 'xml'; reason: string }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string }
-  | { type: 'text'; delta: string }
+  | { type: 'text'; delta: string; reset?: boolean }
   /** The model's message for this step is complete (its text and the calls it asked for). */
   | { type: 'assistant'; content: string; toolCalls: ToolCall[] }
   | {

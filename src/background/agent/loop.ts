@@ -100,8 +100,8 @@ async function callModel(deps: AgentDeps, request: { model: string; messages: Ll
   try {
     for await (const event of deps.router.chat(request, mode, signal)) {
       if (event.type === 'text') {
-        text += event.delta;
-        deps.emit({ type: 'text', delta: event.delta });
+        text = event.reset ? event.delta : text + event.delta;
+        deps.emit(event.reset ? { type: 'text', delta: event.delta, reset: true } : { type: 'text', delta: event.delta });
       } else if (event.type === 'tool_call') {
         calls.push(event.call);
       } else if (event.type === 'tool_mode' || event.type === 'retrying') {

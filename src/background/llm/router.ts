@@ -96,13 +96,14 @@ export class LlmRouter {
       yield* retries.splice(0);
       if (event.type === 'text') {
         content += event.delta;
-        const visible = toolNames.length ? filter.push(event.delta) : event.delta;
-        if (visible) yield { type: 'text', delta: visible };
+        const visible = filter.push(event.delta);
+        if (filter.takeRetraction()) yield { type: 'text', delta: visible, reset: true };
+        else if (visible) yield { type: 'text', delta: visible };
       } else if (event.type === 'tool_call') {
         nativeCalls++;
         yield event;
       } else if (event.type === 'done') {
-        const rest = toolNames.length ? filter.flush() : '';
+        const rest = filter.flush();
         if (rest) yield { type: 'text', delta: rest };
         // Models often write their calls as text even when offered native tools: catch those too.
         if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };

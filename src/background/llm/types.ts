@@ -36,7 +36,8 @@ export interface ChatRequest {
 }
 
 export type ChatEvent =
-  | { type: 'text'; delta: string }
+  /** `reset`: what was shown of this reply so far was reasoning; `delta` replaces it. */
+  | { type: 'text'; delta: string; reset?: boolean }
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; promptTokens: number; completionTokens: number }
   | { type: 'done'; finishReason: string };

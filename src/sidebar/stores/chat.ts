@@ -99,7 +99,7 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
           return;
         case 'chat/delta': {
           if (current?.id !== event.conversationId) return;
-          const messages = current.messages.map((m) => (m.id === event.messageId ? { ...m, content: m.content + event.delta } : m));
+          const messages = current.messages.map((m) => (m.id === event.messageId ? { ...m, content: event.reset ? event.delta : m.content + event.delta } : m));
           set({ conversation: { ...current, messages } });
           return;
         }

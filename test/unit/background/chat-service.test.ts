@@ -62,6 +62,28 @@ test('a question takes the fast path: one streamed call with the page as fenced,
   expect(saved?.messages[0]).toMatchObject({ intent: { kind: 'question', by: 'rules' } });
 });
 
+test('reasoning is never kept as the answer: <think> blocks, and text before a bare </think> the template opened', async () => {
+  const { store, events, chat } = setup();
+  server.script({ text: '<think>The user asks for the title.</think>The page is called Account.', chunkSize: 3 });
+  const first = await store.create();
+  await chat.send(first.id, 'What is this page about?');
+  await settled(chat, first.id);
+  expect((await store.get(first.id))?.messages.at(-1)?.content).toBe('The page is called Account.');
+
+  server.reset();
+  server.script({ text: 'Okay, the user wants the title. It is in the header.\n</think>\n\nThe page is called Account.', chunkSize: 4 });
+  const second = await store.create();
+  events.length = 0;
+  await chat.send(second.id, 'What is this page about?');
+  await settled(chat, second.id);
+  expect((await store.get(second.id))?.messages.at(-1)?.content.trim()).toBe('The page is called Account.');
+  // The sidebar was told to replace the reasoning it had been shown.
+  const deltas = events.flatMap((e) => (e.type === 'chat/delta' ? [e] : []));
+  expect(deltas.some((d) => d.reset)).toBe(true);
+  const shown = deltas.reduce((text, d) => (d.reset ? d.delta : text + d.delta), '');
+  expect(shown.trim()).toBe('The page is called Account.');
+});
+
 test('an action runs the agent loop in the page’s tab, and the conversation keeps every call and result', async () => {
   const { store, chat, world } = setup();
   server.script({ toolCalls: [{ name: 'fill', arguments: { id: 1, text: 'ada@example.com' } }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'Email filled in.' } }] });

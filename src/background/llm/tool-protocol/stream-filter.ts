@@ -47,16 +47,31 @@ const FIXED_OPENERS: Opener[] = [
   { literal: '[TOOL_CALLS]', match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'end' }) },
 ];
 
-const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action)"\s*:|\[\s*\{\s*"(name|function)"\s*:)/;
+const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function createToolMarkupFilter(toolNames: readonly string[]): { push(delta: string): string; flush(): string } {
-  const names = toolNames.map((n) => n.toLowerCase());
-  const namePattern = names.map(escapeRegExp).join('|') || '(?!)';
+export interface ToolMarkupFilter {
+  /** Text to show now. */
+  push(delta: string): string;
+  /** The rest, at the end of the reply. */
+  flush(): string;
+  /**
+   * True once a bare `</think>` showed that everything shown so far was reasoning (the chat
+   * template opened the `<think>`): the shown text should be cleared. Reading it resets it.
+   */
+  takeRetraction(): boolean;
+}
+
+/** Tool names are matched case-insensitively and with `-` for `_`, as the parser does. */
+const nameKey = (s: string) => s.toLowerCase().replace(/-/g, '_');
+
+export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkupFilter {
+  const names = toolNames.map(nameKey);
+  const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   const pythonStart = new RegExp(`^\\[?\\s*(${namePattern})\\s*\\(`, 'i');
 
@@ -64,14 +79,27 @@ export function createToolMarkupFilter(toolNames: readonly string[]): { push(del
   let closer: Closer | undefined;
   let visible = '';
   let previous = ''; // the last character processed, shown or hidden
+  let hidAnything = false;
+  let retracted = false;
+  let retractionTaken = false;
+  // Code the user sees: markup inside a code fence or inline code is an example, never hidden.
+  let line = ''; // the shown text of the current line
+  let inFence = false;
+
+  const insideCode = () => {
+    if (inFence) return true;
+    const ticks = line.replace(/`{3,}/g, '').match(/`/g)?.length ?? 0;
+    return ticks % 2 === 1;
+  };
 
   const atLineStart = () => previous === '' || previous === '\n' || !visible.trim();
 
   /** Could `text` still grow into an opener? */
   const couldOpen = (text: string): boolean => {
-    const lower = text.toLowerCase();
+    const lower = nameKey(text);
     if (FIXED_OPENERS.some((o) => o.literal && o.literal.toLowerCase().startsWith(lower))) return true;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
+    if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (atLineStart() && (text[0] === '{' || text[0] === '[')) {
@@ -81,6 +109,9 @@ export function createToolMarkupFilter(toolNames: readonly string[]): { push(del
     if (atLineStart() && /^(`{1,3}|~{1,3})$/.test(text)) return true;
     if (atLineStart() && /^(`{3,}|~{3,})[^\n]*$/.test(text)) return true;
     if (atLineStart() && /^(`{3,}|~{3,})[^\n]*\n\s*$/.test(text)) return true;
+    // A call fence whose body has begun with what may be a tool's name (Gemma's ```tool_code).
+    const fenceBody = atLineStart() ? text.match(/^(?:`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*\n\s*([\w-]*)$/) : null;
+    if (fenceBody && CALL_FENCE_LANGS.test(fenceBody[1]!) && [...names, 'print'].some((n) => n.startsWith(nameKey(fenceBody[2]!)))) return true;
     if (!visible.trim() && names.some((n) => n.startsWith(lower))) return true;
     return false;
   };
@@ -109,10 +140,20 @@ export function createToolMarkupFilter(toolNames: readonly string[]): { push(del
     if (!text) return '';
     visible += text;
     previous = text.at(-1)!;
+    for (const ch of text) {
+      if (ch !== '\n') {
+        line += ch;
+        continue;
+      }
+      if (/^[ \t]*(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+      line = '';
+    }
     return text;
   };
   const hide = (text: string) => {
-    if (text) previous = text.at(-1)!;
+    if (!text) return;
+    previous = text.at(-1)!;
+    hidAnything = true;
   };
 
   /** Whether a finished stretch of markup holds calls (else it is released as text). */
@@ -185,7 +226,10 @@ export function createToolMarkupFilter(toolNames: readonly string[]): { push(del
         closer = undefined;
         return out;
       }
-      const next = held.search(/[<[{`~]/);
+      // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
+      const first = held.search(/\S/);
+      const startsWithName = !visible.trim() && first !== -1 && /[a-z_]/i.test(held[first]!);
+      const next = startsWithName ? first : held.search(/[<[{`~]/);
       if (next === -1) {
         out += show(held);
         held = '';
@@ -193,6 +237,25 @@ export function createToolMarkupFilter(toolNames: readonly string[]): { push(del
       }
       out += show(held.slice(0, next));
       held = held.slice(next);
+      if (inFence || (insideCode() && held[0] !== '`')) {
+        out += show(held[0]!);
+        held = held.slice(1);
+        continue;
+      }
+      // A bare </think> with nothing hidden before: the template opened the reasoning, and all
+      // that was shown is reasoning. Clear it.
+      const closeThink = held.match(/^<\/(think|thinking)>/i);
+      if (closeThink && !hidAnything && !retracted) {
+        retracted = true;
+        hidAnything = true;
+        visible = '';
+        line = '';
+        inFence = false;
+        previous = '';
+        held = held.slice(closeThink[0].length);
+        out = '';
+        continue;
+      }
       const found = opener();
       if (found) {
         closer = found;
@@ -212,6 +275,11 @@ export function createToolMarkupFilter(toolNames: readonly string[]): { push(del
     },
     flush() {
       return drain(true);
+    },
+    takeRetraction() {
+      const r = retracted && !retractionTaken;
+      retractionTaken ||= r;
+      return r;
     },
   };
 }

@@ -45,8 +45,9 @@ export const mistral: Detector = (ctx) => {
     if (rest[lead] === '[' || rest[lead] === '{') {
       const end = matchBracket(ctx.text, i + lead);
       const stop = end === -1 ? ctx.text.length : end;
-      const calls = callsFromJson(parseLooseJson(ctx.text.slice(i + lead, stop)), ctx.resolve);
-      if (calls) spans.push({ start: m.index, end: stop, calls });
+      // [TOOL_CALLS] is a special token: always markup. A list cut off at the end gives no calls.
+      const calls = end === -1 ? undefined : callsFromJson(parseLooseJson(ctx.text.slice(i + lead, stop)), ctx.resolve);
+      spans.push({ start: m.index, end: stop, calls: calls ?? [] });
       continue;
     }
     const named = rest.match(/^\s*([\w.-]+)(?:\[CALL_ID\][\w-]*)?\[ARGS\]\s*/);

@@ -34,16 +34,21 @@ export const hermes: Detector = (ctx) => {
     const limit = close === -1 ? opens[n + 1]?.index ?? ctx.text.length : from + close;
     const body = ctx.text.slice(from, limit);
     const end = close === -1 ? limit : limit + '</tool_call>'.length;
+    // "<tool_call>" followed by prose is talk about the tag; followed by JSON or <function=…> it is markup.
+    if (!/^\s*(?:[{[]|<function=)/i.test(body)) continue;
     let calls: ParsedCall[] | undefined;
     if (/<function=/i.test(body)) {
       const call = functionCall(ctx, body);
       calls = call ? [call] : undefined;
     } else {
       const brace = body.search(/[{[]/);
-      const jsonEnd = brace === -1 ? -1 : matchBracket(body, brace);
-      calls = brace === -1 ? undefined : callsFromJson(parseLooseJson(body.slice(brace, jsonEnd === -1 ? undefined : jsonEnd)), ctx.resolve);
+      const jsonEnd = matchBracket(body, brace);
+      // JSON still open at the very end of the reply was cut off: its values cannot be trusted.
+      const cutOff = jsonEnd === -1 && close === -1 && limit === ctx.text.length;
+      calls = cutOff ? undefined : callsFromJson(parseLooseJson(body.slice(brace, jsonEnd === -1 ? undefined : jsonEnd)), ctx.resolve);
     }
-    if (calls) spans.push({ start: m.index, end, calls });
+    // The markup is the model's call attempt either way; an unknown tool or unreadable call leaves no text behind.
+    spans.push({ start: m.index, end, calls: calls ?? [] });
   }
   return spans;
 };
