@@ -18,6 +18,8 @@ export function routerFor(url: string, api: 'ollama' | 'openai', storage = new M
 export function pageWorld() {
   const fields: Record<number, string> = { 1: '', 2: '' };
   const log: string[] = [];
+  /** An endless list: each scroll loads 20 more items, up to `feed.max`. */
+  const feed = { items: 20, max: 60 };
   const tools = new ToolRegistry([
     defineTool({
       name: 'read_page',
@@ -52,6 +54,19 @@ export function pageWorld() {
       },
     }),
     defineTool({
+      name: 'scroll',
+      description: 'Scroll down',
+      input: z.object({ direction: z.enum(['down']).optional() }),
+      risk: 'interact',
+      timeoutMs: 1000,
+      repeatable: true,
+      run: async () => {
+        feed.items = Math.min(feed.max, feed.items + 20);
+        log.push('scroll');
+        return { ok: true, content: `Scrolled down; ${feed.items} items loaded${feed.items === feed.max ? ' (at the bottom)' : ''}.` };
+      },
+    }),
+    defineTool({
       name: 'wait_forever',
       description: 'A tool that never finishes on its own',
       input: z.object({}),
@@ -61,7 +76,7 @@ export function pageWorld() {
     }),
     ...CONTROL_TOOLS,
   ]);
-  return { fields, log, tools };
+  return { fields, log, feed, tools };
 }
 
 export const allowAll: PermissionGate = { decide: async () => ({ allowed: true, by: 'policy' }) };

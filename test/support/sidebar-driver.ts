@@ -78,6 +78,34 @@ export class SidebarDriver {
     await this.page.click(selector);
   }
 
+  /**
+   * Answers every permission request with "Allow once" until stopped, the way a user who trusts
+   * the task clicks through; returns the tools it allowed, in order.
+   */
+  allowEverything(): { stop(): Promise<string[]> } {
+    const allowed: string[] = [];
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        const tool = await this.page
+          .$eval('[data-testid="tool-row"][data-status="waiting_permission"]', (row) => {
+            row.querySelector<HTMLButtonElement>('[data-testid="allow-once"]')?.click();
+            return row.getAttribute('data-tool');
+          })
+          .catch(() => null);
+        if (tool) allowed.push(tool);
+        await new Promise((r) => setTimeout(r, tool ? 150 : 50));
+      }
+    })();
+    return {
+      stop: async () => {
+        running = false;
+        await loop;
+        return allowed;
+      },
+    };
+  }
+
   composerValue(): Promise<string> {
     return this.page.$eval('[data-testid="composer"]', (el) => (el as HTMLTextAreaElement).value);
   }

@@ -37,7 +37,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   }
   const { tool, args } = checked;
   const signature = signatureOf(call.name, args);
-  const earlier = tool.risk === 'read' || tool.name === 'done' ? undefined : deps.dedup.find(signature);
+  const earlier = tool.risk === 'read' || tool.repeatable || tool.name === 'done' ? undefined : deps.dedup.find(signature);
   if (earlier !== undefined) {
     const content = `Not repeated: you made this exact call just before. Its result was: ${earlier}\nDo the next step instead, or call done if the task is finished.`;
     report('skipped', { content, preview: 'Identical to the previous call' });
@@ -85,7 +85,7 @@ async function runWithTimeout(run: () => Promise<ToolResult>, timeoutMs: number,
   }
 }
 
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}…` : line;
 }

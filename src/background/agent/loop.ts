@@ -7,7 +7,7 @@ import type { TaskState, ToolRegistry } from '../tools/registry';
 import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
-import { executeCall, type CallDeps } from './execute-call';
+import { executeCall, firstLine, type CallDeps } from './execute-call';
 
 export interface AgentLimits {
   stepLimit: number;
@@ -85,7 +85,9 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       if (signal.aborted) return { kind: 'stopped' };
       if (result.final) return { kind: 'done', summary: result.content };
       if (result.question) return { kind: 'asked_user', question: result.question };
-      const stuck = repeats.record(signatureOf(call.name, call.arguments));
+      // A repeatable call (scroll…) is the same step again only if it changed nothing.
+      const outcome = deps.tools.get(call.name)?.repeatable ? ` → ${firstLine(result.content)}` : '';
+      const stuck = repeats.record(signatureOf(call.name, call.arguments) + outcome);
       if (stuck) {
         return { kind: 'repeat', message: `The agent was repeating itself (${stuck.join(' → ')}) and was stopped. Try rephrasing the request or doing that step yourself.` };
       }

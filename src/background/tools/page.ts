@@ -103,6 +103,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ key: z.string().describe('The key name, e.g. Enter.'), id: id.optional(), reason }),
       risk: 'interact',
       timeoutMs: 15_000,
+      repeatable: true,
       run: ({ key, id }, ctx) => perform(ctx, { action: 'press_key', key, id }, true),
     }),
     defineTool({
@@ -111,6 +112,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ direction: z.enum(['up', 'down', 'top', 'bottom']).optional().describe('Default: down.'), id: id.optional() }),
       risk: 'interact',
       timeoutMs: 10_000,
+      repeatable: true,
       run: ({ direction, id }, ctx) => perform(ctx, { action: 'scroll', direction, id }, true),
     }),
     defineTool({

@@ -38,6 +38,12 @@ export interface ToolDefinition<I extends AnyObject = AnyObject> {
   input: I;
   risk: Risk;
   timeoutMs: number;
+  /**
+   * Calling it again right away can make progress (scrolling an endless list, pressing ArrowDown):
+   * such a repeat is not skipped, and only counts as going round in circles when its result
+   * stops changing.
+   */
+  repeatable?: boolean;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
 }
 

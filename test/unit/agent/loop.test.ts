@@ -152,6 +152,17 @@ test('a tool that overruns its timeout is stopped and the model is told', async 
   expect(outcome).toEqual({ kind: 'answered', text: 'The page is too slow.' });
 });
 
+test('a repeatable action (scroll) runs again while it makes progress, and is stopped once it no longer does', async () => {
+  const world = pageWorld();
+  world.feed.max = 80;
+  server.setFallback({ toolCalls: [{ name: 'scroll', arguments: { direction: 'down' } }] });
+  const outcome = await runAgentLoop(task('qwen3:4b', { messages: [{ role: 'user', content: 'Scroll until the end.' }] }), { router: routerFor(server.url, 'ollama'), tools: world.tools, gate: allowAll, emit: () => undefined }, new AbortController().signal);
+  // 40, 60 are progress; 80 "(at the bottom)" three times in a row is a loop: five scrolls.
+  expect(world.feed.items).toBe(80);
+  expect(world.log.filter((l) => l === 'scroll')).toHaveLength(5);
+  expect(outcome).toMatchObject({ kind: 'repeat' });
+});
+
 test('an identical action repeated at once is not performed twice', async () => {
   const world = pageWorld();
   server.script({ toolCalls: [{ name: 'click', arguments: { id: 3 } }] }, { toolCalls: [{ name: 'click', arguments: { id: 3 } }] }, { text: 'ok' });

@@ -1,0 +1,192 @@
+/**
+ * The page layer in real Firefox: the agent reads fixture pages and acts on them through the
+ * content scripts, driven by a scripted model over the real Ollama wire protocol. Every action is
+ * checked by its effect on the page, never by the tool's own answer.
+ */
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { launchFirefox, waitFor, type FoxAgentBrowser } from '../support/firefox';
+import { startLlmServer, type LlmServer } from '../support/llm-server';
+import { act, finish, transcript } from '../support/page-model';
+import { configure, SidebarDriver } from '../support/sidebar-driver';
+
+let ff: FoxAgentBrowser;
+let llm: LlmServer;
+let site: FixtureServer;
+let sidebar: SidebarDriver;
+let tab: Page | undefined;
+
+beforeAll(async () => {
+  [ff, llm, site] = await Promise.all([
+    launchFirefox(),
+    startLlmServer({ models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }] }),
+    startFixtureServer({ dir: path.resolve(__dirname, '../fixtures/pages') }),
+  ]);
+  sidebar = await SidebarDriver.open(ff);
+  await configure(sidebar.page, { kind: 'ollama', baseUrl: llm.url, model: 'qwen2.5:3b', stepLimit: 12 });
+});
+afterAll(async () => {
+  await ff?.close();
+  await Promise.all([llm?.close(), site?.close()]);
+});
+beforeEach(async () => {
+  llm.reset();
+  await sidebar.newChat();
+});
+afterEach(async () => {
+  await tab?.close().catch(() => undefined);
+  tab = undefined;
+});
+
+/** Opens a fixture page in its own tab: the page the user is looking at. */
+async function openPage(route: string): Promise<Page> {
+  tab = await ff.browser.newPage();
+  await tab.goto(`${site.url}${route}`);
+  return tab;
+}
+
+/** Sends a task, allows what the agent asks for, and waits until it has finished. */
+async function runTask(task: string): Promise<string[]> {
+  const approver = sidebar.allowEverything();
+  try {
+    await sidebar.send(task);
+    await sidebar.waitForAnswer(/./, 60_000);
+    await sidebar.waitForIdle(60_000);
+  } finally {
+    await approver.stop();
+  }
+  return sidebar.assistantTexts();
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+
+test('fills a login form, ticks a checkbox and clicks the button: the page signs in', async () => {
+  const page = await openPage('/login.html');
+  llm.script(
+    act((find) => [
+      { name: 'fill', arguments: { id: find('textbox', 'Email address'), text: 'ada@example.com' } },
+      { name: 'fill', arguments: { id: find('textbox', 'Password'), text: 'correct horse' } },
+      { name: 'set_checked', arguments: { id: find('checkbox', 'Remember me'), checked: true } },
+    ]),
+    act((find) => [{ name: 'click', arguments: { id: find('button', 'Sign in') } }]),
+    finish('Signed in as ada@example.com.'),
+  );
+  const answers = await runTask('Fill in the login form with ada@example.com and sign me in');
+
+  expect(await text(page, '#status')).toBe('Signed in as ada@example.com (remembered)');
+  expect(await page.$eval('#password', (el) => (el as HTMLInputElement).value)).toBe('correct horse');
+  expect(answers.at(-1)).toContain('Signed in as ada@example.com.');
+  expect((await sidebar.toolRows()).map((r) => [r.tool, r.status])).toEqual([
+    ['fill', 'done'],
+    ['fill', 'done'],
+    ['set_checked', 'done'],
+    ['click', 'done'],
+    ['done', 'done'],
+  ]);
+  // The model saw the page as a snapshot with the form's fields, and never the typed password.
+  const firstRequest = transcript(llm.chatRequests()[0]!);
+  expect(firstRequest).toMatch(/textbox "Email address"/);
+  expect(firstRequest).not.toContain('correct horse');
+});
+
+test('types into a framework-controlled input so the framework sees it', async () => {
+  const page = await openPage('/controlled.html');
+  llm.script(
+    act((find) => [{ name: 'fill', arguments: { id: find('textbox', 'Your name'), text: 'Ada' } }]),
+    act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe') } }]),
+    finish('Subscribed Ada.'),
+  );
+  await runTask('Fill in my name Ada and subscribe');
+  // The page's own state took the value: a bare .value assignment would have left it empty.
+  expect(await text(page, '#greeting')).toBe('Subscribed: Ada');
+});
+
+test('selects an option, checks and unchecks boxes, picks a radio and flips a switch', async () => {
+  const page = await openPage('/choices.html');
+  llm.script(
+    act((find) => [
+      { name: 'select_option', arguments: { id: find('combobox', 'Size'), option: 'Large' } },
+      { name: 'set_checked', arguments: { id: find('checkbox', 'Olives'), checked: true } },
+      { name: 'set_checked', arguments: { id: find('checkbox', 'Mushrooms'), checked: 'false' } },
+      { name: 'set_checked', arguments: { id: find('radio', 'Thin'), checked: true } },
+      { name: 'set_checked', arguments: { id: find('switch', 'Extra cheese'), checked: true } },
+    ]),
+    finish('Large, thin, olives, extra cheese.'),
+  );
+  await runTask('Select a large thin pizza with olives instead of mushrooms, and extra cheese');
+  expect(await text(page, '#summary')).toBe('l,olives,thin,cheese');
+});
+
+test('reads and acts inside an open shadow root and a same-origin iframe', async () => {
+  const page = await openPage('/shadow-iframe.html');
+  await page.waitForFunction(() => (document.getElementById('same') as HTMLIFrameElement).contentDocument?.getElementById('save'));
+  llm.script(
+    act((find) => [{ name: 'click', arguments: { id: find('button', 'Upgrade plan') } }]),
+    act((find) => [
+      { name: 'fill', arguments: { id: find('textbox', 'Nickname'), text: 'ada' } },
+      { name: 'click', arguments: { id: find('button', 'Save nickname') } },
+    ]),
+    finish('Upgraded and saved.'),
+  );
+  await runTask('Click upgrade plan, then set my nickname to ada and save it');
+  expect(await text(page, '#log')).toBe('saved ada');
+  const prompt = transcript(llm.chatRequests()[0]!);
+  expect(prompt).toContain('Shadow text: your plan is Premium.');
+  expect(prompt).toContain('Frame text: notifications are off.');
+  // The upgrade click happened (its log line was then replaced by the save).
+  const second = transcript(llm.chatRequests()[1]!);
+  expect(second).toContain('upgrade clicked');
+});
+
+test('scrolls an endless list until more items load', async () => {
+  const page = await openPage('/infinite.html');
+  expect(await page.$$eval('#feed li', (els) => els.length)).toBe(20);
+  llm.script({ toolCalls: [{ name: 'scroll', arguments: { direction: 'bottom' } }] }, { toolCalls: [{ name: 'scroll', arguments: { direction: 'bottom' } }] }, finish('Loaded more items.'));
+  await runTask('Scroll down to load more items');
+  expect(await page.$$eval('#feed li', (els) => els.length)).toBeGreaterThanOrEqual(60);
+});
+
+test('a click that navigates waits for the new page and reports it', async () => {
+  const page = await openPage('/navigate.html');
+  llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Go by script') } }]), finish('Arrived.'));
+  await runTask('Click the go by script button');
+  await waitFor(() => page.url().includes('/welcome.html?from=button'), { what: 'the welcome page' });
+  expect(await text(page, '#from')).toBe('Arrived ?from=button');
+  // The tool result showed the model the page it landed on.
+  expect(transcript(llm.chatRequests()[1]!)).toContain('Welcome aboard');
+});
+
+test('an unknown element id is refused with a fresh snapshot, and nothing is clicked', async () => {
+  const page = await openPage('/large.html');
+  llm.script({ toolCalls: [{ name: 'click', arguments: { id: 987654 } }] }, finish('Could not find it.'));
+  await runTask('Click the buy button');
+  expect(await text(page, '#top-action')).toBe('Buy the featured item');
+  const result = transcript(llm.chatRequests()[1]!);
+  expect(result).toMatch(/no element \[987654\]|987654/i);
+  expect(result).toContain('Buy the featured item'); // the fresh snapshot came with the error
+  expect((await sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
+});
+
+test('a 50,000-element page gives a snapshot within budget, and its first button works', async () => {
+  const page = await openPage('/large.html');
+  await page.waitForFunction(() => document.getElementsByTagName('*').length > 50_000);
+  llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Buy the featured item') } }]), finish('Bought.'));
+  await runTask('Click buy the featured item');
+  expect(await text(page, '#top-action')).toBe('Clicked!');
+  const prompt = transcript(llm.chatRequests()[0]!);
+  expect(prompt).toMatch(/Showing \d+ of \d+ elements/);
+  expect(prompt.length).toBeLessThan(40_000);
+});
+
+test('a restricted page gets a clear "cannot act" answer and nothing runs', async () => {
+  // Firefox lets no extension script data: pages, as with about: pages and the add-ons site.
+  tab = await ff.browser.newPage();
+  await tab.goto('data:text/html,<title>Local note</title><button onclick="this.textContent=1">Press</button>');
+  llm.script({ toolCalls: [{ name: 'click', arguments: { id: 1 } }] }, finish('I cannot act on this page.'));
+  await runTask('Click the first button');
+  expect(await text(tab, 'button')).toBe('Press');
+  expect(transcript(llm.chatRequests()[0]!)).toMatch(/cannot read or act on data: pages/);
+  expect((await sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
+  expect(transcript(llm.chatRequests()[1]!)).toMatch(/cannot (read or )?act/i);
+});
