@@ -1,4 +1,8 @@
 import type { Intent, IntentKind } from '../shared/conversation';
+import { LlmError, type LlmErrorCode } from './llm/errors';
+
+/** Failures of the classifying call that the answering call would meet too. */
+const SAME_FOR_ANSWER = new Set<LlmErrorCode>(['unauthorized', 'forbidden', 'ollama_origin', 'unknown_model', 'no_model', 'server_unreachable', 'aborted']);
 
 type Rule = { kind: IntentKind; pattern: RegExp; reason: string };
 
@@ -52,8 +56,10 @@ export async function classifyIntent(text: string, hasHistory: boolean, askModel
   try {
     const kind = parseIntentReply(await askModel(INTENT_PROMPT, text));
     if (kind) return { kind, reason: 'decided by the model', by: 'model' };
-  } catch {
-    /* fall through: a failed classification must not fail the message */
+  } catch (error) {
+    // A failed classification must not fail the message, unless the answer would fail the same
+    // way: then the user hears why at once, instead of after a second request.
+    if (error instanceof LlmError && SAME_FOR_ANSWER.has(error.code)) throw error;
   }
   return { kind: 'question', reason: 'the model’s classification was unusable; answering is the safe default', by: 'model' };
 }

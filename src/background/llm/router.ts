@@ -45,6 +45,24 @@ export class LlmRouter {
   }
 
   async *chat(request: ChatRequest, mode: ToolCallMode, signal: AbortSignal): AsyncGenerator<RouterEvent> {
+    try {
+      yield* this.route(request, mode, signal);
+    } catch (error) {
+      throw error instanceof LlmError && error.code === 'unknown_model' ? await this.withModelList(error) : error;
+    }
+  }
+
+  /** An unknown model's error names the models the server does have. */
+  private async withModelList(error: LlmError): Promise<LlmError> {
+    const models = await this.deps.provider.listModels().catch(() => []);
+    if (!models.length) return error;
+    const names = models.slice(0, 12).map((m) => m.id);
+    const more = models.length > names.length ? ` and ${models.length - names.length} more` : '';
+    const hint = `Models on this server: ${names.join(', ')}${more}. ${error.options.hint ?? ''}`.trim();
+    return new LlmError(error.code, error.message, { ...error.options, hint });
+  }
+
+  private async *route(request: ChatRequest, mode: ToolCallMode, signal: AbortSignal): AsyncGenerator<RouterEvent> {
     const caps = await this.describe(request.model);
     const tools = request.tools ?? [];
     if (!tools.length) {

@@ -1,4 +1,5 @@
 import { classifyByRules, classifyIntent, parseIntentReply } from '../../../src/background/intent';
+import { LlmError } from '../../../src/background/llm/errors';
 
 test.each([
   ['Summarize this page', 'summarize'],
@@ -40,6 +41,21 @@ test('an unusable model answer falls back to a question, which never acts', asyn
     throw new Error('down');
   });
   expect(failed.kind).toBe('question');
+});
+
+test('a failure the answer would meet too (bad key, unknown model, server down) is reported at once', async () => {
+  for (const code of ['unauthorized', 'unknown_model', 'server_unreachable'] as const) {
+    await expect(
+      classifyIntent('the blue sweater in medium', false, async () => {
+        throw new LlmError(code, `failed: ${code}`);
+      }),
+    ).rejects.toMatchObject({ code });
+  }
+  // A transient one is not: the message goes on as a question.
+  const slow = await classifyIntent('the blue sweater in medium', false, async () => {
+    throw new LlmError('timeout', 'slow');
+  });
+  expect(slow.kind).toBe('question');
 });
 
 test('reasoning before the one word is ignored', () => {

@@ -85,13 +85,17 @@ async function* streamChat(
       }
     }
   } catch (error) {
+    // The client skips lines that are not JSON, then complains that no "done" came: with
+    // nothing readable at all, the server sent something else than Ollama's stream.
+    if (!last && error instanceof Error && /did not receive done/i.test(error.message)) throw badReply();
     // fetch rejects with a TypeError both when nothing listens and when a stream dies mid-way.
     if (started && isNetworkError(error) && !deadline.timedOut) throw streamCut();
     throw toLlmError(error, ctx, deadline.timedOut);
   } finally {
     deadline.dispose();
   }
-  if (!last?.done) throw streamCut();
+  if (!last) throw badReply();
+  if (!last.done) throw streamCut();
   yield { type: 'usage', promptTokens: last.prompt_eval_count ?? 0, completionTokens: last.eval_count ?? 0 };
   yield { type: 'done', finishReason: last.done_reason || 'stop' };
 }
@@ -141,6 +145,10 @@ function mergeSignals(a: AbortSignal | null | undefined, b: AbortSignal): AbortS
   return a ? AbortSignal.any([a, b]) : b;
 }
 
+function badReply(): LlmError {
+  return new LlmError('bad_response', 'Ollama sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at Ollama (http://127.0.0.1:11434).' });
+}
+
 function streamCut(): LlmError {
   return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
 }
@@ -158,7 +166,7 @@ function toLlmError(error: unknown, ctx: ErrorContext, timedOut: boolean): LlmEr
   }
   if (isAbortError(error)) return new LlmError('aborted', 'Stopped.');
   if (isResponseError(error)) return fromStatus(error.status_code, error.error, ctx);
-  if (isErrorNamed(error, 'SyntaxError')) return new LlmError('bad_response', 'Ollama sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at Ollama (http://127.0.0.1:11434).' });
+  if (isErrorNamed(error, 'SyntaxError')) return badReply();
   if (error instanceof Error && /did not receive done/i.test(error.message)) return streamCut();
   if (isNetworkError(error)) return unreachable(ctx);
   return new LlmError('bad_response', error instanceof Error ? error.message : String(error));
