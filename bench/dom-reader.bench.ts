@@ -4,7 +4,8 @@
  * (3,000-token budget, interactive elements included). Each page is parsed once, then read once
  * untimed and 3 times timed; figures are over all pages. Baseline in the same run: the naive
  * approach, `document.body.textContent`, its time and its size. Tokens are estimated as chars / 4,
- * as readPage's budget does. Parsing the HTML into jsdom is not counted.
+ * as readPage's budget does. Parsing the HTML into jsdom is not counted. All 104 pages take about
+ * 80 s on 2 cores; past 90 s no further page is started, and the table title says so.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -90,6 +90,70 @@ test('fills a login form, ticks a checkbox and clicks the button: the page signs
   expect(firstRequest).not.toContain('correct horse');
 });
 
+test('the task, its tool calls and their results are still there when the sidebar is opened again', async () => {
+  await openPage('/navigate.html');
+  llm.script(act((find) => [{ name: 'click', arguments: { id: find('link', 'Continue to the welcome page') } }]), finish('You are on the welcome page.'));
+  await runTask('Click continue to the welcome page');
+  const second = await SidebarDriver.open(ff);
+  try {
+    await waitFor(async () => (await second.toolRows()).length === 2, { what: 'the tool rows in a second sidebar' });
+    expect(await second.toolRows()).toEqual(await sidebar.toolRows());
+    expect((await second.assistantTexts()).at(-1)).toContain('You are on the welcome page.');
+  } finally {
+    await second.page.close();
+  }
+});
+
+test('a denied action is not done, the model is told, and it changes course', async () => {
+  const page = await openPage('/controlled.html');
+  llm.script(
+    act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe'), reason: 'subscribe you' } }]),
+    (r) => ({ text: /did not allow/.test(transcript(r)) ? 'Understood: I did not subscribe you.' : 'I subscribed you.' }),
+  );
+  await sidebar.send('Click subscribe');
+  await sidebar.answerPermission('click', 'deny');
+  await sidebar.waitForAnswer('Understood: I did not subscribe you.');
+  await sidebar.waitForIdle();
+  expect(await text(page, '#greeting')).toBe('Type your name');
+  expect(await sidebar.toolRows()).toEqual([{ tool: 'click', status: 'denied' }]);
+  expect(llm.chatRequests()).toHaveLength(2);
+});
+
+test('opens a tab, lists the tabs, and closes only the tab it opened', async () => {
+  const page = await openPage('/navigate.html');
+  const opened = `${site.url}/welcome.html?from=tab`;
+  const tabIdOf = (r: Parameters<typeof transcript>[0], pattern: RegExp) => Number(transcript(r).match(pattern)?.[1]);
+  llm.script(
+    { toolCalls: [{ name: 'open_tab', arguments: { url: opened } }] },
+    { toolCalls: [{ name: 'list_tabs', arguments: {} }], delayMs: 1500 },
+    (r) => ({
+      toolCalls: [
+        { name: 'close_tab', arguments: { tab_id: tabIdOf(r, /tab_id=(\d+) "Start page"/) } },
+        { name: 'close_tab', arguments: { tab_id: tabIdOf(r, /Opened tab_id=(\d+)/) } },
+      ],
+    }),
+    finish('Opened and closed the welcome page.'),
+  );
+  const task = runTask('Open the welcome page in a new tab, then close it');
+  const urls = async () => Promise.all((await ff.browser.pages()).map((p) => p.url()));
+  await waitFor(async () => (await urls()).includes(opened), { what: 'the new tab' });
+  await task;
+  expect(await urls()).not.toContain(opened);
+  expect(page.isClosed()).toBe(false);
+  expect(await urls()).toContain(`${site.url}/navigate.html`);
+  const rows = await sidebar.toolRows();
+  expect(rows.filter((r) => r.tool === 'close_tab').map((r) => r.status)).toEqual(['failed', 'done']);
+});
+
+test('goes back after a link click, to the page it came from', async () => {
+  const page = await openPage('/navigate.html');
+  llm.script(act((find) => [{ name: 'click', arguments: { id: find('link', 'Continue to the welcome page') } }]), { toolCalls: [{ name: 'go_back', arguments: {} }] }, finish('Back at the start.'));
+  await runTask('Click continue, then go back');
+  // Read the tab's own location: history traversal does not always update puppeteer's cached URL.
+  await waitFor(async () => (await page.evaluate(() => location.pathname).catch(() => '')) === '/navigate.html', { what: 'the start page again' });
+  expect(await text(page, 'h1')).toBe('Start');
+});
+
 test('types into a framework-controlled input so the framework sees it', async () => {
   const page = await openPage('/controlled.html');
   llm.script(
