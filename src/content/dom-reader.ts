@@ -5,7 +5,7 @@
  */
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import type { PageSnapshot } from '../shared/page-snapshot';
-import { ID_ATTRIBUTE, indexInteractive, markedElements } from './reader/interactive';
+import { describeElement, ID_ATTRIBUTE, indexInteractive, markedElements } from './reader/interactive';
 import { renderMarkdown } from './reader/markdown';
 import { readProduct } from './reader/product';
 import { listFrames } from './reader/walk';
@@ -24,7 +24,8 @@ export interface ReadOptions {
 
 /** Pages bigger than this skip the article extractor: cloning them costs more than it gives. */
 const READABILITY_MAX_ELEMENTS = 15_000;
-const CHARS_PER_ELEMENT = 48;
+/** Frames from other sites listed by URL at most; the rest are counted. */
+const MAX_FRAMES_LISTED = 5;
 
 function metaContent(doc: Document, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -76,11 +77,14 @@ export function readPage(doc: Document, options: ReadOptions = {}): PageSnapshot
   const main = options.region && !region ? { text: `(Nothing on the page matches the region "${options.region}".)`, source: 'region' as const, frames: [] } : mainText(doc, region);
 
   const elementBudget = includeInteractive ? Math.max(600, Math.floor(budget * 0.4)) : 0;
-  const { elements, total } = includeInteractive
-    ? indexInteractive(doc, region ?? doc.body ?? doc.documentElement, { limit: Math.floor(elementBudget / CHARS_PER_ELEMENT), mark: options.markElements ?? true })
-    : { elements: [], total: 0 };
+  const { elements, total, chars: elementChars } = includeInteractive
+    ? indexInteractive(doc, region ?? doc.body ?? doc.documentElement, { maxChars: elementBudget, mark: options.markElements ?? true })
+    : { elements: [], total: 0, chars: 0 };
 
-  const textBudget = Math.max(200, budget - elements.length * CHARS_PER_ELEMENT);
+  // The header (title, URL, product, frames) and the notes about cuts take their share too.
+  const frames = main.frames.filter((f) => !f.sameOrigin);
+  const headerChars = 400 + frames.slice(0, MAX_FRAMES_LISTED).reduce((n, f) => n + Math.min(f.src.length, 100) + 2, 0);
+  const textBudget = Math.max(200, budget - elementChars - headerChars);
   const offset = Math.min(Math.max(0, options.offset ?? 0), main.text.length);
   const rest = main.text.slice(offset);
   let text = rest;
@@ -104,7 +108,7 @@ export function readPage(doc: Document, options: ReadOptions = {}): PageSnapshot
     text,
     product: readProduct(doc),
     elements,
-    frames: main.frames.filter((f) => !f.sameOrigin),
+    frames,
     truncated: { text: nextOffset !== undefined || offset > 0, elements: elements.length < total, nextOffset, totalTextChars: main.text.length, totalElements: total },
     source: main.source,
   };
@@ -125,18 +129,6 @@ export function findElementById(doc: Document, id: number): Element | undefined 
   return markedElements(doc).find((el) => el.getAttribute(ID_ATTRIBUTE) === String(id) && el.isConnected);
 }
 
-function describeElement(e: PageSnapshot['elements'][number]): string {
-  const parts = [`[${e.id}] ${e.role} ${JSON.stringify(e.name)}`];
-  if (e.type && !['text', 'submit', 'button'].includes(e.type) && e.role === 'textbox') parts.push(`type=${e.type}`);
-  if (e.value !== undefined) parts.push(`value=${JSON.stringify(e.value)}`);
-  if (e.checked !== undefined) parts.push(e.checked ? 'checked' : 'unchecked');
-  if (e.options) parts.push(`options: ${e.options.map((o) => JSON.stringify(o)).join(', ')}`);
-  if (e.href) parts.push(`→ ${e.href}`);
-  const flags = [e.disabled && 'disabled', e.required && 'required', !e.inView && 'off-screen', e.frame].filter(Boolean);
-  if (flags.length) parts.push(`(${flags.join(', ')})`);
-  return parts.join(' ');
-}
-
 /** The snapshot as the model reads it: header, text, then one element per line. */
 export function renderSnapshotForPrompt(s: PageSnapshot): string {
   const lines = [`# ${s.title || '(untitled page)'}`, `URL: ${s.url}`];
@@ -146,7 +138,11 @@ export function renderSnapshotForPrompt(s: PageSnapshot): string {
     const facts = [p.name, p.price && `${p.price}${p.currency ? ` ${p.currency}` : ''}`, p.availability, p.rating && `rated ${p.rating}${p.reviewCount ? ` (${p.reviewCount} reviews)` : ''}`, p.brand && `brand ${p.brand}`];
     lines.push(`Product: ${facts.filter(Boolean).join(' — ')}`);
   }
-  if (s.frames.length) lines.push(`Frames from other sites (not readable): ${s.frames.map((f) => f.src).join(', ')}`);
+  if (s.frames.length) {
+    const listed = s.frames.slice(0, MAX_FRAMES_LISTED).map((f) => (f.src.length > 100 ? `${f.src.slice(0, 99)}…` : f.src));
+    const more = s.frames.length > listed.length ? ` and ${s.frames.length - listed.length} more` : '';
+    lines.push(`Frames from other sites (not readable): ${listed.join(', ')}${more}`);
+  }
   lines.push('', s.text || '(No readable text.)');
   if (s.truncated.nextOffset !== undefined) {
     lines.push(`\n[Text cut at character ${s.truncated.nextOffset} of ${s.truncated.totalTextChars}. Call read_page with offset=${s.truncated.nextOffset} for the next part, or region=<CSS selector> for one part.]`);

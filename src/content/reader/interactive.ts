@@ -136,7 +136,7 @@ export function markedElements(doc: Document): readonly Element[] {
  * first, then in document order), numbers them 1… in document order and, with `mark`, tags each
  * live element with its id.
  */
-export function indexInteractive(doc: Document, root: Node, { limit, mark }: { limit: number; mark: boolean }): { elements: PageElement[]; total: number } {
+export function indexInteractive(doc: Document, root: Node, { maxChars, mark }: { maxChars: number; mark: boolean }): { elements: PageElement[]; total: number; chars: number } {
   const found: { el: Element; frame: string }[] = [];
   walk(root, ({ node, place, exit }) => {
     if (exit || node.nodeType !== 1) return;
@@ -145,15 +145,40 @@ export function indexInteractive(doc: Document, root: Node, { limit, mark }: { l
   });
   const visible = found.filter(({ el }) => !isHidden(el));
   const withView = visible.map((v, order) => ({ ...v, order, inView: inViewport(v.el) }));
-  const chosen = [...withView].sort((a, b) => Number(b.inView) - Number(a.inView) || a.order - b.order).slice(0, limit).sort((a, b) => a.order - b.order);
-  if (mark) clearMarkers(doc);
+  // Those in view first, then in document order, as long as their lines fit the budget.
   const resolve = hrefResolver();
-  const elements = chosen.map(({ el, frame, inView }, i) => {
+  const idWidth = String(withView.length).length;
+  const chosen: (typeof withView[number] & { entry: PageElement })[] = [];
+  let chars = 0;
+  for (const v of [...withView].sort((a, b) => Number(b.inView) - Number(a.inView) || a.order - b.order)) {
+    const entry = describe(v.el, 0, v.frame, v.inView, resolve);
+    const size = describeElement(entry).length + idWidth;
+    if (chars + size > maxChars) break;
+    chars += size;
+    chosen.push({ ...v, entry });
+  }
+  chosen.sort((a, b) => a.order - b.order);
+  if (mark) clearMarkers(doc);
+  const elements = chosen.map(({ el, entry }, i) => {
     if (mark) {
       el.setAttribute(ID_ATTRIBUTE, String(i + 1));
       marked.get(doc)!.push(el);
     }
-    return describe(el, i + 1, frame, inView, resolve);
+    return { ...entry, id: i + 1 };
   });
-  return { elements, total: visible.length };
+  return { elements, total: visible.length, chars };
 }
+
+/** One element as the model reads it: `[id] role "name" value=… (flags)`. */
+export function describeElement(e: PageElement): string {
+  const parts = [`[${e.id}] ${e.role} ${JSON.stringify(e.name)}`];
+  if (e.type && !['text', 'submit', 'button'].includes(e.type) && e.role === 'textbox') parts.push(`type=${e.type}`);
+  if (e.value !== undefined) parts.push(`value=${JSON.stringify(e.value)}`);
+  if (e.checked !== undefined) parts.push(e.checked ? 'checked' : 'unchecked');
+  if (e.options) parts.push(`options: ${e.options.map((o) => JSON.stringify(o)).join(', ')}`);
+  if (e.href) parts.push(`→ ${e.href}`);
+  const flags = [e.disabled && 'disabled', e.required && 'required', !e.inView && 'off-screen', e.frame].filter(Boolean);
+  if (flags.length) parts.push(`(${flags.join(', ')})`);
+  return parts.join(' ');
+}
+

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { JSDOM } from 'jsdom';
-import { readPage } from '../../../src/content/dom-reader';
+import { readPage, renderSnapshotForPrompt } from '../../../src/content/dom-reader';
 
 const PAGES = path.resolve(__dirname, '../../../../shared/fixtures/readability-pages');
 const names = readdirSync(PAGES).filter((n) => existsSync(path.join(PAGES, n, 'source.html'))).sort();
@@ -78,5 +78,9 @@ test.each(names)('%s', (name) => {
   // Every indexed element is tagged in the live document with its id, and nothing else is.
   const tagged = Array.from(dom.window.document.querySelectorAll('[data-foxagent-id]'), (el) => Number(el.getAttribute('data-foxagent-id')));
   expect(tagged.sort((a, b) => a - b)).toEqual(snapshot.elements.map((e) => e.id));
+
+  // With the default budget of 3,000 tokens, what the model reads fits it (≈ 4 characters a token).
+  const budgeted = renderSnapshotForPrompt(readPage(dom.window.document));
+  expect(budgeted.length).toBeLessThanOrEqual(3000 * 4);
   dom.window.close();
 });
