@@ -46,8 +46,9 @@ export interface FoxAgentBrowser {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(): Promise<FoxAgentBrowser> {
-  if (!existsSync(path.join(DIST_DIR, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build` first.');
+/** Starts headless Firefox ESR with the built extension (or another build of it) installed. */
+export async function launchFirefox({ extensionDir = DIST_DIR }: { extensionDir?: string } = {}): Promise<FoxAgentBrowser> {
+  if (!existsSync(path.join(extensionDir, 'manifest.json'))) throw new Error(`${extensionDir} has no manifest.json: run \`npm run build\` first.`);
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxBinary(),
@@ -62,9 +63,17 @@ export async function launchFirefox(): Promise<FoxAgentBrowser> {
       'services.settings.server': 'data:,#none',
       'browser.shell.checkDefaultBrowser': false,
       'datareporting.policy.dataSubmissionEnabled': false,
+      // Hermetic: anything not on 127.0.0.1 goes to a proxy port where nothing listens, so a
+      // saved real-world page's ads and images fail at once instead of waiting on DNS.
+      'network.proxy.type': 1,
+      'network.proxy.http': '127.0.0.1',
+      'network.proxy.http_port': 9,
+      'network.proxy.ssl': '127.0.0.1',
+      'network.proxy.ssl_port': 9,
+      'network.proxy.no_proxies_on': 'localhost, 127.0.0.1',
     },
   });
-  await browser.installExtension(DIST_DIR);
+  await browser.installExtension(extensionDir);
 
   const openExtensionPage = async (file: string) => {
     const url = `${EXTENSION_ORIGIN}/${file}`;
