@@ -157,13 +157,20 @@ test('goes back after a link click, to the page it came from', async () => {
 test('types into a framework-controlled input so the framework sees it', async () => {
   const page = await openPage('/controlled.html');
   llm.script(
+    { text: 'Let me look at the page first.', toolCalls: [{ name: 'read_page', arguments: {} }] },
     act((find) => [{ name: 'fill', arguments: { id: find('textbox', 'Your name'), text: 'Ada' } }]),
     act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe') } }]),
     finish('Subscribed Ada.'),
   );
-  await runTask('Fill in my name Ada and subscribe');
+  const answers = await runTask('Fill in my name Ada and subscribe');
   // The page's own state took the value: a bare .value assignment would have left it empty.
   expect(await text(page, '#greeting')).toBe('Subscribed: Ada');
+  // The chat showed each step: the model's words, each tool call with its outcome, the summary.
+  expect(answers[0]).toContain('Let me look at the page first.');
+  expect(answers.at(-1)).toContain('Subscribed Ada.');
+  expect((await sidebar.toolRows()).map((r) => `${r.tool}:${r.status}`)).toEqual(['read_page:done', 'fill:done', 'click:done', 'done:done']);
+  // read_page's result went back to the model, with the field it then filled.
+  expect(transcript(llm.chatRequests()[1]!)).toMatch(/textbox "Your name"/);
 });
 
 test('selects an option, checks and unchecks boxes, picks a radio and flips a switch', async () => {
