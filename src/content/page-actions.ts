@@ -4,6 +4,7 @@
  * input/change events for typing (React and Vue listen for those), requestSubmit for forms.
  * Pure DOM code: it runs in the page agent and under jsdom.
  */
+import { accessibleName } from './reader/interactive';
 
 export class ActionError extends Error {
   constructor(
@@ -50,8 +51,28 @@ export function describeElement(el: Element): string {
   return name ? `${tag} "${name.slice(0, 60)}"` : tag;
 }
 
+/** The form a click on `el` would submit, if any. */
+function formSubmittedBy(el: Element): HTMLFormElement | undefined {
+  const control = el as HTMLButtonElement | HTMLInputElement;
+  const tag = el.tagName;
+  const submits = (tag === 'BUTTON' && (control.type || 'submit') === 'submit') || (tag === 'INPUT' && ['submit', 'image'].includes(control.type));
+  return submits ? (control.form ?? undefined) : undefined;
+}
+
+/** Why the browser will refuse to send `form`: each invalid field and its validation message. */
+function validationProblems(form: HTMLFormElement): string | undefined {
+  if (form.noValidate || form.checkValidity()) return undefined;
+  const fields = Array.from(form.elements).filter((f): f is HTMLInputElement => 'validity' in f && !(f as HTMLInputElement).validity.valid);
+  return fields
+    .slice(0, 5)
+    .map((f) => `${accessibleName(f) || f.name || f.tagName.toLowerCase()}: ${f.validationMessage || 'invalid'}`)
+    .join('; ');
+}
+
 export function click(el: Element): ActionOutcome {
   assertActionable(el);
+  const form = formSubmittedBy(el);
+  const problems = form && validationProblems(form);
   el.scrollIntoView?.({ block: 'center', inline: 'center' });
   fire(el, 'pointerover');
   fire(el, 'mouseover');
@@ -63,6 +84,7 @@ export function click(el: Element): ActionOutcome {
   // HTMLElement.click() fires the click event and runs default actions (links, checkboxes, submit).
   if (typeof (el as HTMLElement).click === 'function') (el as HTMLElement).click();
   else fire(el, 'click');
+  if (problems) return { message: `Clicked ${describeElement(el)}, but the browser did not send the form: ${problems}.` };
   return { message: `Clicked ${describeElement(el)}.` };
 }
 
@@ -180,7 +202,9 @@ export function submit(el: Element): ActionOutcome {
   const form = el.tagName === 'FORM' ? (el as HTMLFormElement) : el.closest('form');
   if (!form) throw new ActionError('wrong_kind', `${describeElement(el)} is not in a form. Click its submit button instead.`);
   const submitter = el !== form && (el as HTMLButtonElement).type === 'submit' ? (el as HTMLButtonElement) : undefined;
+  const problems = validationProblems(form);
   form.requestSubmit(submitter);
+  if (problems) return { message: `The browser did not send the form: ${problems}.` };
   return { message: 'Submitted the form.' };
 }
 

@@ -132,6 +132,7 @@ test('opens a tab, lists the tabs, and closes only the tab it opened', async () 
         { name: 'close_tab', arguments: { tab_id: tabIdOf(r, /Opened tab_id=(\d+)/) } },
       ],
     }),
+    { toolCalls: [{ name: 'read_page', arguments: {} }] },
     finish('Opened and closed the welcome page.'),
   );
   const task = runTask('Open the welcome page in a new tab, then close it');
@@ -143,6 +144,10 @@ test('opens a tab, lists the tabs, and closes only the tab it opened', async () 
   expect(await urls()).toContain(`${site.url}/navigate.html`);
   const rows = await sidebar.toolRows();
   expect(rows.filter((r) => r.tool === 'close_tab').map((r) => r.status)).toEqual(['failed', 'done']);
+  // Closing the tab it worked in brought the agent back to the page it started on.
+  const last = transcript(llm.chatRequests().at(-1)!);
+  expect(last).toMatch(/back on tab_id=\d+ "Start page"/);
+  expect(last.slice(last.lastIndexOf('back on tab_id='))).toContain('button "Go by script"');
 });
 
 test('goes back after a link click, to the page it came from', async () => {
@@ -152,6 +157,20 @@ test('goes back after a link click, to the page it came from', async () => {
   // Read the tab's own location: history traversal does not always update puppeteer's cached URL.
   await waitFor(async () => (await page.evaluate(() => location.pathname).catch(() => '')) === '/navigate.html', { what: 'the start page again' });
   expect(await text(page, 'h1')).toBe('Start');
+});
+
+test('a click on a form the browser will not send says which field is missing', async () => {
+  const page = await openPage('/login.html');
+  llm.script(
+    act((find) => [
+      { name: 'fill', arguments: { id: find('textbox', 'Email address'), text: 'ada@example.com' } },
+      { name: 'click', arguments: { id: find('button', 'Sign in') } },
+    ]),
+    (r) => ({ text: /did not send the form: Password/.test(transcript(r)) ? 'The password is missing: what is it?' : 'Signed in.' }),
+  );
+  await runTask('Sign in with ada@example.com');
+  expect(await text(page, '#status')).toBe('');
+  expect((await sidebar.assistantTexts()).at(-1)).toContain('The password is missing');
 });
 
 test('types into a framework-controlled input so the framework sees it', async () => {

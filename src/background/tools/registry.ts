@@ -10,6 +10,8 @@ export interface TaskState {
   tabId?: number;
   /** Tabs this task opened; the only ones it may close. */
   openedTabs: Set<number>;
+  /** For each tab this task opened, the tab it was working in before: where closing it returns. */
+  openedFrom?: Map<number, number>;
 }
 
 export interface ToolContext {

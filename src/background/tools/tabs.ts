@@ -95,6 +95,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tab = await deps.tabs.create({ url: normalizeUrl(url), active: true, ...(current?.windowId !== undefined ? { windowId: current.windowId } : {}) });
           if (tab.id === undefined) return { ok: false, content: 'The tab could not be opened.' };
           ctx.task.openedTabs.add(tab.id);
+          if (ctx.task.tabId !== undefined) (ctx.task.openedFrom ??= new Map()).set(tab.id, ctx.task.tabId);
           ctx.task.tabId = tab.id;
           return arrived(tab.id, `Opened tab_id=${tab.id}.`);
         }),
@@ -123,8 +124,17 @@ export function createTabTools(deps: TabToolDeps) {
           if (!ctx.task.openedTabs.has(tab_id)) return { ok: false, content: 'You may only close tabs you opened during this task.' };
           await deps.tabs.remove(tab_id);
           ctx.task.openedTabs.delete(tab_id);
-          if (ctx.task.tabId === tab_id) ctx.task.tabId = undefined;
-          return { ok: true, content: `Closed tab_id=${tab_id}.` };
+          if (ctx.task.tabId !== tab_id) return { ok: true, content: `Closed tab_id=${tab_id}.` };
+          // Closing the tab it worked in: go back to the tab it came from, if that is still open.
+          const back = ctx.task.openedFrom?.get(tab_id);
+          const previous = back === undefined ? undefined : await deps.tabs.get(back).catch(() => undefined);
+          if (back === undefined || !previous) {
+            ctx.task.tabId = undefined;
+            return { ok: true, content: `Closed tab_id=${tab_id}. Use list_tabs and switch_tab to choose where to continue.` };
+          }
+          await deps.tabs.update(back, { active: true });
+          ctx.task.tabId = back;
+          return { ok: true, content: `Closed tab_id=${tab_id}; back on tab_id=${back} ${JSON.stringify(previous.title ?? '')} ${previous.url ?? ''}.` };
         }),
     }),
     defineTool({
