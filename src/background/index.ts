@@ -11,7 +11,10 @@ import { PageCache } from './page/page-cache';
 import { PageReader } from './page/page-reader';
 import { TabAgent } from './page/tab-agent';
 import { waitForLoad } from './page/wait-for-load';
-import { AskingGate } from './permissions/default-gate';
+import { AuditLog } from './permissions/audit-log';
+import { PolicyStore } from './permissions/policies';
+import { originOfUrl, PolicyGate } from './permissions/policy-gate';
+import type { TargetInfo } from './permissions/tiers';
 import { PermissionPrompter } from './permissions/prompter';
 import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
@@ -28,7 +31,15 @@ const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoa
 const conversations = new ConversationStore(storage);
 const sessions = createSessionFactory(storage);
 const prompter = new PermissionPrompter(emit);
-const gate = new AskingGate(prompter, async (tabId) => (tabId === undefined ? undefined : originOf((await browser.tabs.get(tabId)).url)));
+const policies = new PolicyStore(storage);
+const audit = new AuditLog(storage);
+const gate = new PolicyGate({
+  store: policies,
+  prompter,
+  audit,
+  originOf: async (tabId) => (tabId === undefined ? undefined : originOfUrl((await browser.tabs.get(tabId).catch(() => undefined))?.url)),
+  inspect: async (tabId, id) => (await agent.request<TargetInfo | null>(tabId, { type: 'page/inspect', id })) ?? undefined,
+});
 const chat = new ChatService({
   store: conversations,
   emit,
@@ -50,14 +61,6 @@ const guardOllamaOrigin = createOriginGuard(browser.webRequest, extensionOrigin)
 async function applySettings() {
   const settings = await loadSettings(storage);
   guardOllamaOrigin(settings.provider.kind === 'ollama' ? settings.provider.baseUrl : undefined);
-}
-
-function originOf(url: string | undefined): string | undefined {
-  try {
-    return url ? new URL(url).origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 browser.runtime.onConnect.addListener((port) => hub.accept(port));

@@ -69,6 +69,23 @@ function validationProblems(form: HTMLFormElement): string | undefined {
     .join('; ');
 }
 
+/** What an element is, for deciding how risky acting on it is (see permissions/tiers.ts). */
+export function inspectTarget(el: Element): { tag: string; type?: string; role?: string; name?: string; autocomplete?: string; inputName?: string; formHasPassword?: boolean; submitsForm?: boolean; download?: boolean } {
+  const control = el as HTMLInputElement;
+  const form = (control.form ?? el.closest('form')) as HTMLFormElement | null;
+  return {
+    tag: el.tagName.toLowerCase(),
+    type: control.type || undefined,
+    role: el.getAttribute('role') || undefined,
+    name: accessibleName(el) || undefined,
+    autocomplete: el.getAttribute('autocomplete') || undefined,
+    inputName: el.getAttribute('name') || undefined,
+    formHasPassword: Boolean(form?.querySelector('input[type="password"]')),
+    submitsForm: Boolean(formSubmittedBy(el)),
+    download: el.tagName === 'A' && el.hasAttribute('download'),
+  };
+}
+
 export function click(el: Element): ActionOutcome {
   assertActionable(el);
   const form = formSubmittedBy(el);

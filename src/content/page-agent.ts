@@ -5,7 +5,7 @@
 import type { Browser, Runtime } from 'webextension-polyfill';
 import { ContentRequestSchema, PAGE_AGENT_VERSION, type ContentReply, type ContentRequest, type PageAction } from '../shared/content-protocol';
 import { findElementById, readPage, renderSnapshotForPrompt } from './dom-reader';
-import { ActionError, click, fill, hover, pressKey, scroll, selectOption, setChecked, submit, waitFor, type ActionOutcome } from './page-actions';
+import { ActionError, click, fill, hover, inspectTarget, pressKey, scroll, selectOption, setChecked, submit, waitFor, type ActionOutcome } from './page-actions';
 import { highlight } from './visual-highlighter';
 
 declare const browser: Browser;
@@ -45,6 +45,10 @@ async function handle(request: ContentRequest): Promise<unknown> {
   switch (request.type) {
     case 'page/ping':
       return { version: PAGE_AGENT_VERSION, mutations, url: location.href };
+    case 'page/inspect': {
+      const el = findElementById(document, request.id);
+      return el ? inspectTarget(el) : null;
+    }
     case 'page/read': {
       const snapshot = readPage(document, request.options);
       return { snapshot, rendered: renderSnapshotForPrompt(snapshot), mutations };

@@ -30,6 +30,8 @@ export type ReadOptions = z.infer<typeof ReadOptionsSchema>;
 
 export const ContentRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('page/ping') }),
+  /** What the element a call targets is, for the permission engine (no side effects). */
+  z.object({ type: z.literal('page/inspect'), id: z.number() }),
   z.object({ type: z.literal('page/read'), options: ReadOptionsSchema }),
   z.object({ type: z.literal('page/act'), act: PageActionSchema }),
   z.object({ type: z.literal('page/wait'), text: z.optional(z.string()), selector: z.optional(z.string()), timeoutMs: z.number() }),
@@ -44,4 +46,4 @@ export interface ContentError {
 export type ContentReply = { value: unknown } | { error: ContentError };
 
 /** The page agent announces itself with this marker, so it is injected once per document. */
-export const PAGE_AGENT_VERSION = 1;
+export const PAGE_AGENT_VERSION = 2;

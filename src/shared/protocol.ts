@@ -32,6 +32,8 @@ export const PermissionRequestSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   reason: z.string().optional(),
   origin: z.string().optional(),
+  /** Why the engine asks: its rule, or what it escalated. */
+  why: z.string().optional(),
   /** Whether "always allow on this site" may be offered (never for sensitive actions). */
   canAllowAlways: z.boolean(),
 });

@@ -3,7 +3,7 @@ import type { TaskState, ToolRegistry, ToolResult } from '../tools/registry';
 import { truncateResult } from './compaction';
 import type { AgentEvent } from './events';
 import { signatureOf, type DedupWindow } from './guards';
-import type { PermissionGate } from './permission-gate';
+import type { GateScope, PermissionGate } from './permission-gate';
 
 type ToolEvent = Extract<AgentEvent, { type: 'tool' }>;
 
@@ -19,6 +19,7 @@ export interface CallDeps {
 export interface CallScope {
   conversationId: string;
   task: TaskState;
+  context?: GateScope['context'];
 }
 
 /**
@@ -44,10 +45,13 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
     return { ok: false, content };
   }
 
-  const verdict = await deps.gate.decide({ tool, args, call }, { conversationId: scope.conversationId, tabId: scope.task.tabId }, () => report('waiting_permission'), signal);
+  const gateCall = { tool, args, call };
+  const gateScope: GateScope = { conversationId: scope.conversationId, tabId: scope.task.tabId, task: scope.task, context: scope.context };
+  const verdict = await deps.gate.decide(gateCall, gateScope, () => report('waiting_permission'), signal);
   if (!verdict.allowed) {
     const content = `The user did not allow this action (${verdict.reason}). Do not try it again; choose another way or tell the user what you need.`;
     report('denied', { content, preview: verdict.reason });
+    deps.gate.settled?.(gateCall, gateScope, verdict, { status: 'denied', summary: verdict.reason });
     return { ok: false, content };
   }
 
@@ -55,7 +59,9 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const started = now();
   const result = await runWithTimeout(() => tool.run(args, { signal: combined(signal, tool.timeoutMs), conversationId: scope.conversationId, task: scope.task }), tool.timeoutMs, signal);
   const content = truncateResult(result.content, deps.limits.toolResultChars);
-  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), durationMs: now() - started });
+  const durationMs = now() - started;
+  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), durationMs });
+  deps.gate.settled?.(gateCall, gateScope, verdict, { status: result.ok ? 'done' : 'failed', durationMs, summary: result.preview ?? firstLine(content) });
   if (tool.risk !== 'read') deps.dedup.clear();
   deps.dedup.remember(signature, firstLine(content));
   return { ...result, content };

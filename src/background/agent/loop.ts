@@ -55,7 +55,12 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   const callDeps: CallDeps = { ...deps, dedup, limits };
   const caps = await deps.router.describe(task.model);
   let emptyReplies = 0;
-  const state: TaskState = { tabId: task.tabId, openedTabs: new Set() };
+  const state: TaskState = { tabId: task.tabId, startTabId: task.tabId, openedTabs: new Set() };
+  // The user's words and the untrusted words (pages, tool results) of this task, for the gate.
+  const context = () => {
+    const text = (roles: string[]) => task.messages.filter((m) => roles.includes(m.role)).map((m) => m.content).join('\n');
+    return { userText: text(['user']), pageText: text(['system', 'tool']) };
+  };
 
   for (let step = 1; step <= limits.stepLimit; step++) {
     if (signal.aborted) return { kind: 'stopped' };
@@ -80,7 +85,7 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
     }
 
     for (const call of reply.calls) {
-      const result = await executeCall(call, { conversationId: task.conversationId, task: state }, callDeps, signal);
+      const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
       task.messages.push({ role: 'tool', content: result.content, toolCallId: call.id, name: call.name });
       if (signal.aborted) return { kind: 'stopped' };
       if (result.final) return { kind: 'done', summary: result.content };

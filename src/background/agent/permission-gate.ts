@@ -1,5 +1,5 @@
 import type { ToolCall } from '../llm/types';
-import type { Risk, ToolDefinition } from '../tools/registry';
+import type { Risk, TaskState, ToolDefinition } from '../tools/registry';
 
 export interface GateCall {
   tool: ToolDefinition;
@@ -10,6 +10,17 @@ export interface GateCall {
 export interface GateScope {
   conversationId: string;
   tabId?: number;
+  /** The task's state: the tab it started on, the tabs it opened. */
+  task?: TaskState;
+  /** What the user said and what the pages said in this task, to tell their words apart. */
+  context?: () => { userText: string; pageText: string };
+}
+
+/** How a call ended, for the audit log. */
+export interface CallOutcome {
+  status: 'done' | 'failed' | 'denied' | 'skipped';
+  durationMs?: number;
+  summary?: string;
 }
 
 export type Verdict = { allowed: true; by: 'policy' | 'user' } | { allowed: false; by: 'policy' | 'user' | 'timeout'; reason: string };
@@ -20,6 +31,8 @@ export type Verdict = { allowed: true; by: 'policy' | 'user' } | { allowed: fals
  */
 export interface PermissionGate {
   decide(call: GateCall, scope: GateScope, onAsk: () => void, signal: AbortSignal): Promise<Verdict>;
+  /** Called once the call has ended (run, failed or denied), with its verdict. */
+  settled?(call: GateCall, scope: GateScope, verdict: Verdict, outcome: CallOutcome): void;
 }
 
 export interface PermissionRequest {

@@ -56,7 +56,7 @@ function hostOf(url: string): string | undefined {
  * touches, look up the most specific rule, then escalate to asking whatever a hostile page could
  * have steered (a different site than the user started on, values only the page supplied).
  */
-export async function evaluate(facts: CallFacts, store: PolicyStore): Promise<Evaluation> {
+export async function evaluate(facts: CallFacts, store: Pick<PolicyStore, 'find' | 'sensitiveSites'>): Promise<Evaluation> {
   const sensitiveSite = (await store.sensitiveSites()).includes(facts.origin);
   const crossOrigin = facts.destinationOrigin !== undefined && facts.destinationOrigin !== facts.origin;
   const tier = tierOf({ risk: facts.risk, tool: facts.tool, target: facts.target, crossOrigin, sensitiveSite });

@@ -8,6 +8,8 @@ export type Risk = 'read' | 'interact' | 'navigate' | 'sensitive';
 export interface TaskState {
   /** The tab the task is working in: the active tab when it started, then wherever it switched. */
   tabId?: number;
+  /** The tab the task started on. */
+  startTabId?: number;
   /** Tabs this task opened; the only ones it may close. */
   openedTabs: Set<number>;
   /** For each tab this task opened, the tab it was working in before: where closing it returns. */

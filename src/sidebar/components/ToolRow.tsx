@@ -30,11 +30,16 @@ export function ToolRow({ message }: { message: ToolMessage }) {
       </button>
       {request && (
         <div role="group" aria-label={t('permissionLabel')} className="flex flex-wrap gap-1 border-t border-line p-2">
+          <p data-testid="permission-why" className="w-full text-muted">
+            {t('permissionOn', [request.origin ?? '?', request.why ?? ''])}
+            {request.reason && ` — “${request.reason}”`}
+          </p>
           <button type="button" data-testid="allow-once" className="rounded bg-accent px-2 py-1 text-on-accent" onClick={() => void answer(request.id, 'allow_once')}>{t('allowOnce')}</button>
           {request.canAllowAlways && (
             <button type="button" data-testid="allow-always" className="rounded border border-line px-2 py-1" onClick={() => void answer(request.id, 'allow_always')}>{t('allowAlways')}</button>
           )}
           <button type="button" data-testid="deny" className="rounded border border-line px-2 py-1" onClick={() => void answer(request.id, 'reject_once')}>{t('deny')}</button>
+          <button type="button" data-testid="deny-always" className="rounded border border-line px-2 py-1" onClick={() => void answer(request.id, 'reject_always')}>{t('denyAlways')}</button>
         </div>
       )}
       {open && (

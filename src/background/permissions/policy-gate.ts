@@ -1,0 +1,144 @@
+/**
+ * The permission gate in use: every call is decided by the policy engine from the tool, what it
+ * touches, the site and the user's rules; what needs the user is asked in the chat; every call
+ * is written to the audit log with its decision and outcome.
+ */
+import type { CallOutcome, GateCall, GateScope, PermissionGate, Verdict } from '../agent/permission-gate';
+import type { AuditEntry, AuditLog } from './audit-log';
+import { evaluate, type CallFacts, type Evaluation } from './engine';
+import type { PolicyStore } from './policies';
+import type { PermissionPrompter } from './prompter';
+import { redactArgs } from './redact';
+import type { TargetInfo } from './tiers';
+
+export interface PolicyGateDeps {
+  store: PolicyStore;
+  prompter: PermissionPrompter;
+  audit: AuditLog;
+  /** The origin of the page in a tab (`https://example.org`), if it has one. */
+  originOf(tabId: number | undefined): Promise<string | undefined>;
+  /** What the element with this snapshot id is (undefined when it cannot be inspected). */
+  inspect(tabId: number, elementId: number): Promise<TargetInfo | undefined>;
+  now?: () => number;
+  newId?: () => string;
+}
+
+interface Decided {
+  facts: CallFacts;
+  evaluation: Evaluation;
+}
+
+const NAVIGATING = new Set(['navigate', 'open_tab']);
+
+export function originOfUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
+    return parsed.origin === 'null' ? `${parsed.protocol}` : parsed.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export class PolicyGate implements PermissionGate {
+  /** "Allow once" for an interaction holds for that site for the rest of the conversation. */
+  private readonly allowedThisConversation = new Set<string>();
+  private readonly decided = new WeakMap<GateCall['call'], Decided>();
+  private readonly startOrigins = new WeakMap<object, Promise<string | undefined>>();
+
+  constructor(private readonly deps: PolicyGateDeps) {}
+
+  async decide(gateCall: GateCall, scope: GateScope, onAsk: () => void, signal: AbortSignal): Promise<Verdict> {
+    const facts = await this.factsOf(gateCall, scope);
+    const key = `${scope.conversationId}|${facts.origin}`;
+    // An earlier "allow once" for an interaction on this site, in this conversation, acts as an
+    // allow rule below the user's own rules: the engine's escalations still apply to it.
+    const rules = {
+      sensitiveSites: () => this.deps.store.sensitiveSites(),
+      find: async (origin: string, tool: string, tier: Evaluation['tier']) =>
+        (await this.deps.store.find(origin, tool, tier)) ??
+        (tier === 'interact' && this.allowedThisConversation.has(key) ? { origin, subject: 'tier:interact', policy: 'allow' as const, createdAt: 0 } : undefined),
+    };
+    const evaluation = await evaluate(facts, rules);
+    this.decided.set(gateCall.call, { facts, evaluation });
+
+    if (evaluation.policy === 'allow') return { allowed: true, by: 'policy' };
+    if (evaluation.policy === 'deny') return { allowed: false, by: 'policy', reason: `blocked by ${evaluation.why}` };
+
+    onAsk();
+    const args = redactArgs(gateCall.args, facts.target);
+    const answer = await this.deps.prompter.ask(
+      {
+        conversationId: scope.conversationId,
+        tool: gateCall.tool.name,
+        risk: evaluation.tier,
+        args,
+        origin: facts.origin,
+        reason: typeof gateCall.args.reason === 'string' ? gateCall.args.reason : undefined,
+        why: evaluation.why,
+        canAllowAlways: evaluation.canAllowAlways,
+      },
+      signal,
+    );
+    const rule = { origin: facts.origin, subject: gateCall.tool.name };
+    if (answer === 'allow_always' && evaluation.canAllowAlways) await this.deps.store.set({ ...rule, policy: 'allow' });
+    if (answer === 'reject_always') await this.deps.store.set({ ...rule, policy: 'deny' });
+    if (answer === 'allow_once' || answer === 'allow_always') {
+      if (evaluation.tier === 'interact') this.allowedThisConversation.add(key);
+      return { allowed: true, by: 'user' };
+    }
+    const reason = answer === 'timeout' ? 'no answer in time' : answer === 'stopped' ? 'the task was stopped' : 'denied by the user';
+    return { allowed: false, by: answer === 'timeout' ? 'timeout' : 'user', reason };
+  }
+
+  settled(gateCall: GateCall, scope: GateScope, verdict: Verdict, outcome: CallOutcome): void {
+    const decided = this.decided.get(gateCall.call);
+    const entry: AuditEntry = {
+      id: this.deps.newId?.() ?? `audit-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      time: (this.deps.now ?? Date.now)(),
+      conversationId: scope.conversationId,
+      tool: gateCall.tool.name,
+      args: redactArgs(gateCall.args, decided?.facts.target),
+      origin: decided?.facts.origin ?? 'unknown',
+      tier: decided?.evaluation.tier ?? gateCall.tool.risk,
+      decision: verdict.allowed ? 'allowed' : 'denied',
+      decidedBy: verdict.by,
+      why: verdict.allowed ? decided?.evaluation.why : verdict.reason,
+      durationMs: outcome.durationMs,
+      outcome: outcome.status,
+      summary: outcome.summary?.slice(0, 200),
+    };
+    void this.deps.audit.append(entry).catch(() => undefined);
+  }
+
+  private async factsOf({ tool, args }: GateCall, scope: GateScope): Promise<CallFacts> {
+    const origin = (await this.deps.originOf(scope.tabId)) ?? 'unknown';
+    const id = typeof args.id === 'number' ? args.id : undefined;
+    const target = id !== undefined && scope.tabId !== undefined && tool.risk !== 'read' ? await this.deps.inspect(scope.tabId, id).catch(() => undefined) : undefined;
+    const destinationOrigin = NAVIGATING.has(tool.name) && typeof args.url === 'string' ? originOfUrl(args.url) : undefined;
+    const context = scope.context?.() ?? { userText: '', pageText: '' };
+    return {
+      tool: tool.name,
+      risk: tool.risk,
+      args,
+      origin,
+      startOrigin: await this.startOrigin(scope),
+      destinationOrigin,
+      target,
+      userText: context.userText,
+      pageText: context.pageText,
+    };
+  }
+
+  /** The origin the task started on, read once per task. */
+  private startOrigin(scope: GateScope): Promise<string | undefined> {
+    const task = scope.task;
+    if (!task) return Promise.resolve(undefined);
+    let known = this.startOrigins.get(task);
+    if (!known) {
+      known = this.deps.originOf(task.startTabId);
+      this.startOrigins.set(task, known);
+    }
+    return known;
+  }
+}
