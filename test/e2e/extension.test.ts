@@ -22,7 +22,7 @@ test('the sidebar page renders its chat with every label translated', async () =
   await page.close();
 });
 
-test('the real sidebar panel opens from the browser chrome and runs the extension page', async () => {
+test('the real sidebar panel opens on a user’s click and runs the extension page', async () => {
   await ff.openSidebarPanel();
   const probe = await ff.openExtensionPage('options.html');
   const sidebarHref = await waitFor(

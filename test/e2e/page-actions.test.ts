@@ -3,67 +3,36 @@
  * content scripts, driven by a scripted model over the real Ollama wire protocol. Every action is
  * checked by its effect on the page, never by the tool's own answer.
  */
-import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
-import { launchFirefox, waitFor, type FoxAgentBrowser } from '../support/firefox';
-import { startLlmServer, type LlmServer } from '../support/llm-server';
+import { waitFor } from '../support/firefox';
+import { agentHarness } from '../support/agent-harness';
+import { SidebarDriver } from '../support/sidebar-driver';
 import { act, finish, transcript } from '../support/page-model';
-import { configure, SidebarDriver } from '../support/sidebar-driver';
 
-let ff: FoxAgentBrowser;
-let llm: LlmServer;
-let site: FixtureServer;
-let sidebar: SidebarDriver;
-let tab: Page | undefined;
-
-beforeAll(async () => {
-  [ff, llm, site] = await Promise.all([
-    launchFirefox(),
-    startLlmServer({ models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }] }),
-    startFixtureServer({ dir: path.resolve(__dirname, '../fixtures/pages') }),
-  ]);
-  sidebar = await SidebarDriver.open(ff);
-  await configure(sidebar.page, { kind: 'ollama', baseUrl: llm.url, model: 'qwen2.5:3b', stepLimit: 12 });
+const h = agentHarness({
+  models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }],
+  provider: { kind: 'ollama', model: 'qwen2.5:3b', stepLimit: 12 },
 });
-afterAll(async () => {
-  await ff?.close();
-  await Promise.all([llm?.close(), site?.close()]);
-});
-beforeEach(async () => {
-  llm.reset();
-  await sidebar.newChat();
-});
-afterEach(async () => {
-  await tab?.close().catch(() => undefined);
-  tab = undefined;
-});
-
-/** Opens a fixture page in its own tab: the page the user is looking at. */
-async function openPage(route: string): Promise<Page> {
-  tab = await ff.browser.newPage();
-  await tab.goto(`${site.url}${route}`);
-  return tab;
-}
+const openPage = h.openPage;
 
 /** Sends a task, allows what the agent asks for, and waits until it has finished. */
 async function runTask(task: string): Promise<string[]> {
-  const approver = sidebar.allowEverything();
+  const approver = h.sidebar.allowEverything();
   try {
-    await sidebar.send(task);
-    await sidebar.waitForAnswer(/./, 60_000);
-    await sidebar.waitForIdle(60_000);
+    await h.sidebar.send(task);
+    await h.sidebar.waitForAnswer(/./, 60_000);
+    await h.sidebar.waitForIdle(60_000);
   } finally {
     await approver.stop();
   }
-  return sidebar.assistantTexts();
+  return h.sidebar.assistantTexts();
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 
 test('fills a login form, ticks a checkbox and clicks the button: the page signs in', async () => {
   const page = await openPage('/login.html');
-  llm.script(
+  h.llm.script(
     act((find) => [
       { name: 'fill', arguments: { id: find('textbox', 'Email address'), text: 'ada@example.com' } },
       { name: 'fill', arguments: { id: find('textbox', 'Password'), text: 'correct horse' } },
@@ -77,7 +46,7 @@ test('fills a login form, ticks a checkbox and clicks the button: the page signs
   expect(await text(page, '#status')).toBe('Signed in as ada@example.com (remembered)');
   expect(await page.$eval('#password', (el) => (el as HTMLInputElement).value)).toBe('correct horse');
   expect(answers.at(-1)).toContain('Signed in as ada@example.com.');
-  expect((await sidebar.toolRows()).map((r) => [r.tool, r.status])).toEqual([
+  expect((await h.sidebar.toolRows()).map((r) => [r.tool, r.status])).toEqual([
     ['fill', 'done'],
     ['fill', 'done'],
     ['set_checked', 'done'],
@@ -85,19 +54,19 @@ test('fills a login form, ticks a checkbox and clicks the button: the page signs
     ['done', 'done'],
   ]);
   // The model saw the page as a snapshot with the form's fields, and never the typed password.
-  const firstRequest = transcript(llm.chatRequests()[0]!);
+  const firstRequest = transcript(h.llm.chatRequests()[0]!);
   expect(firstRequest).toMatch(/textbox "Email address"/);
   expect(firstRequest).not.toContain('correct horse');
 });
 
 test('the task, its tool calls and their results are still there when the sidebar is opened again', async () => {
   await openPage('/navigate.html');
-  llm.script(act((find) => [{ name: 'click', arguments: { id: find('link', 'Continue to the welcome page') } }]), finish('You are on the welcome page.'));
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('link', 'Continue to the welcome page') } }]), finish('You are on the welcome page.'));
   await runTask('Click continue to the welcome page');
-  const second = await SidebarDriver.open(ff);
+  const second = await SidebarDriver.open(h.ff);
   try {
     await waitFor(async () => (await second.toolRows()).length === 2, { what: 'the tool rows in a second sidebar' });
-    expect(await second.toolRows()).toEqual(await sidebar.toolRows());
+    expect(await second.toolRows()).toEqual(await h.sidebar.toolRows());
     expect((await second.assistantTexts()).at(-1)).toContain('You are on the welcome page.');
   } finally {
     await second.page.close();
@@ -106,24 +75,24 @@ test('the task, its tool calls and their results are still there when the sideba
 
 test('a denied action is not done, the model is told, and it changes course', async () => {
   const page = await openPage('/controlled.html');
-  llm.script(
+  h.llm.script(
     act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe'), reason: 'subscribe you' } }]),
     (r) => ({ text: /did not allow/.test(transcript(r)) ? 'Understood: I did not subscribe you.' : 'I subscribed you.' }),
   );
-  await sidebar.send('Click subscribe');
-  await sidebar.answerPermission('click', 'deny');
-  await sidebar.waitForAnswer('Understood: I did not subscribe you.');
-  await sidebar.waitForIdle();
+  await h.sidebar.send('Click subscribe');
+  await h.sidebar.answerPermission('click', 'deny');
+  await h.sidebar.waitForAnswer('Understood: I did not subscribe you.');
+  await h.sidebar.waitForIdle();
   expect(await text(page, '#greeting')).toBe('Type your name');
-  expect(await sidebar.toolRows()).toEqual([{ tool: 'click', status: 'denied' }]);
-  expect(llm.chatRequests()).toHaveLength(2);
+  expect(await h.sidebar.toolRows()).toEqual([{ tool: 'click', status: 'denied' }]);
+  expect(h.llm.chatRequests()).toHaveLength(2);
 });
 
 test('opens a tab, lists the tabs, and closes only the tab it opened', async () => {
   const page = await openPage('/navigate.html');
-  const opened = `${site.url}/welcome.html?from=tab`;
+  const opened = `${h.site.url}/welcome.html?from=tab`;
   const tabIdOf = (r: Parameters<typeof transcript>[0], pattern: RegExp) => Number(transcript(r).match(pattern)?.[1]);
-  llm.script(
+  h.llm.script(
     { toolCalls: [{ name: 'open_tab', arguments: { url: opened } }] },
     { toolCalls: [{ name: 'list_tabs', arguments: {} }], delayMs: 1500 },
     (r) => ({
@@ -136,23 +105,23 @@ test('opens a tab, lists the tabs, and closes only the tab it opened', async () 
     finish('Opened and closed the welcome page.'),
   );
   const task = runTask('Open the welcome page in a new tab, then close it');
-  const urls = async () => Promise.all((await ff.browser.pages()).map((p) => p.url()));
+  const urls = async () => Promise.all((await h.ff.browser.pages()).map((p) => p.url()));
   await waitFor(async () => (await urls()).includes(opened), { what: 'the new tab' });
   await task;
   expect(await urls()).not.toContain(opened);
   expect(page.isClosed()).toBe(false);
-  expect(await urls()).toContain(`${site.url}/navigate.html`);
-  const rows = await sidebar.toolRows();
+  expect(await urls()).toContain(`${h.site.url}/navigate.html`);
+  const rows = await h.sidebar.toolRows();
   expect(rows.filter((r) => r.tool === 'close_tab').map((r) => r.status)).toEqual(['failed', 'done']);
   // Closing the tab it worked in brought the agent back to the page it started on.
-  const last = transcript(llm.chatRequests().at(-1)!);
+  const last = transcript(h.llm.chatRequests().at(-1)!);
   expect(last).toMatch(/back on tab_id=\d+ "Start page"/);
   expect(last.slice(last.lastIndexOf('back on tab_id='))).toContain('button "Go by script"');
 });
 
 test('goes back after a link click, to the page it came from', async () => {
   const page = await openPage('/navigate.html');
-  llm.script(act((find) => [{ name: 'click', arguments: { id: find('link', 'Continue to the welcome page') } }]), { toolCalls: [{ name: 'go_back', arguments: {} }] }, finish('Back at the start.'));
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('link', 'Continue to the welcome page') } }]), { toolCalls: [{ name: 'go_back', arguments: {} }] }, finish('Back at the start.'));
   await runTask('Click continue, then go back');
   // Read the tab's own location: history traversal does not always update puppeteer's cached URL.
   await waitFor(async () => (await page.evaluate(() => location.pathname).catch(() => '')) === '/navigate.html', { what: 'the start page again' });
@@ -161,7 +130,7 @@ test('goes back after a link click, to the page it came from', async () => {
 
 test('a click on a form the browser will not send says which field is missing', async () => {
   const page = await openPage('/login.html');
-  llm.script(
+  h.llm.script(
     act((find) => [
       { name: 'fill', arguments: { id: find('textbox', 'Email address'), text: 'ada@example.com' } },
       { name: 'click', arguments: { id: find('button', 'Sign in') } },
@@ -170,12 +139,12 @@ test('a click on a form the browser will not send says which field is missing', 
   );
   await runTask('Sign in with ada@example.com');
   expect(await text(page, '#status')).toBe('');
-  expect((await sidebar.assistantTexts()).at(-1)).toContain('The password is missing');
+  expect((await h.sidebar.assistantTexts()).at(-1)).toContain('The password is missing');
 });
 
 test('types into a framework-controlled input so the framework sees it', async () => {
   const page = await openPage('/controlled.html');
-  llm.script(
+  h.llm.script(
     { text: 'Let me look at the page first.', toolCalls: [{ name: 'read_page', arguments: {} }] },
     act((find) => [{ name: 'fill', arguments: { id: find('textbox', 'Your name'), text: 'Ada' } }]),
     act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe') } }]),
@@ -187,14 +156,14 @@ test('types into a framework-controlled input so the framework sees it', async (
   // The chat showed each step: the model's words, each tool call with its outcome, the summary.
   expect(answers[0]).toContain('Let me look at the page first.');
   expect(answers.at(-1)).toContain('Subscribed Ada.');
-  expect((await sidebar.toolRows()).map((r) => `${r.tool}:${r.status}`)).toEqual(['read_page:done', 'fill:done', 'click:done', 'done:done']);
+  expect((await h.sidebar.toolRows()).map((r) => `${r.tool}:${r.status}`)).toEqual(['read_page:done', 'fill:done', 'click:done', 'done:done']);
   // read_page's result went back to the model, with the field it then filled.
-  expect(transcript(llm.chatRequests()[1]!)).toMatch(/textbox "Your name"/);
+  expect(transcript(h.llm.chatRequests()[1]!)).toMatch(/textbox "Your name"/);
 });
 
 test('selects an option, checks and unchecks boxes, picks a radio and flips a switch', async () => {
   const page = await openPage('/choices.html');
-  llm.script(
+  h.llm.script(
     act((find) => [
       { name: 'select_option', arguments: { id: find('combobox', 'Size'), option: 'Large' } },
       { name: 'set_checked', arguments: { id: find('checkbox', 'Olives'), checked: true } },
@@ -211,7 +180,7 @@ test('selects an option, checks and unchecks boxes, picks a radio and flips a sw
 test('reads and acts inside an open shadow root and a same-origin iframe', async () => {
   const page = await openPage('/shadow-iframe.html');
   await page.waitForFunction(() => (document.getElementById('same') as HTMLIFrameElement).contentDocument?.getElementById('save'));
-  llm.script(
+  h.llm.script(
     act((find) => [{ name: 'click', arguments: { id: find('button', 'Upgrade plan') } }]),
     act((find) => [
       { name: 'fill', arguments: { id: find('textbox', 'Nickname'), text: 'ada' } },
@@ -221,62 +190,62 @@ test('reads and acts inside an open shadow root and a same-origin iframe', async
   );
   await runTask('Click upgrade plan, then set my nickname to ada and save it');
   expect(await text(page, '#log')).toBe('saved ada');
-  const prompt = transcript(llm.chatRequests()[0]!);
+  const prompt = transcript(h.llm.chatRequests()[0]!);
   expect(prompt).toContain('Shadow text: your plan is Premium.');
   expect(prompt).toContain('Frame text: notifications are off.');
   // The upgrade click happened (its log line was then replaced by the save).
-  const second = transcript(llm.chatRequests()[1]!);
+  const second = transcript(h.llm.chatRequests()[1]!);
   expect(second).toContain('upgrade clicked');
 });
 
 test('scrolls an endless list until more items load', async () => {
   const page = await openPage('/infinite.html');
   expect(await page.$$eval('#feed li', (els) => els.length)).toBe(20);
-  llm.script({ toolCalls: [{ name: 'scroll', arguments: { direction: 'bottom' } }] }, { toolCalls: [{ name: 'scroll', arguments: { direction: 'bottom' } }] }, finish('Loaded more items.'));
+  h.llm.script({ toolCalls: [{ name: 'scroll', arguments: { direction: 'bottom' } }] }, { toolCalls: [{ name: 'scroll', arguments: { direction: 'bottom' } }] }, finish('Loaded more items.'));
   await runTask('Scroll down to load more items');
   expect(await page.$$eval('#feed li', (els) => els.length)).toBeGreaterThanOrEqual(60);
 });
 
 test('a click that navigates waits for the new page and reports it', async () => {
   const page = await openPage('/navigate.html');
-  llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Go by script') } }]), finish('Arrived.'));
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Go by script') } }]), finish('Arrived.'));
   await runTask('Click the go by script button');
   await waitFor(() => page.url().includes('/welcome.html?from=button'), { what: 'the welcome page' });
   expect(await text(page, '#from')).toBe('Arrived ?from=button');
   // The tool result showed the model the page it landed on.
-  expect(transcript(llm.chatRequests()[1]!)).toContain('Welcome aboard');
+  expect(transcript(h.llm.chatRequests()[1]!)).toContain('Welcome aboard');
 });
 
 test('an unknown element id is refused with a fresh snapshot, and nothing is clicked', async () => {
   const page = await openPage('/large.html');
-  llm.script({ toolCalls: [{ name: 'click', arguments: { id: 987654 } }] }, finish('Could not find it.'));
+  h.llm.script({ toolCalls: [{ name: 'click', arguments: { id: 987654 } }] }, finish('Could not find it.'));
   await runTask('Click the buy button');
   expect(await text(page, '#top-action')).toBe('Buy the featured item');
-  const result = transcript(llm.chatRequests()[1]!);
+  const result = transcript(h.llm.chatRequests()[1]!);
   expect(result).toMatch(/no element \[987654\]|987654/i);
   expect(result).toContain('Buy the featured item'); // the fresh snapshot came with the error
-  expect((await sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
+  expect((await h.sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
 });
 
 test('a 50,000-element page gives a snapshot within budget, and its first button works', async () => {
   const page = await openPage('/large.html');
   await page.waitForFunction(() => document.getElementsByTagName('*').length > 50_000);
-  llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Buy the featured item') } }]), finish('Bought.'));
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Buy the featured item') } }]), finish('Bought.'));
   await runTask('Click buy the featured item');
   expect(await text(page, '#top-action')).toBe('Clicked!');
-  const prompt = transcript(llm.chatRequests()[0]!);
+  const prompt = transcript(h.llm.chatRequests()[0]!);
   expect(prompt).toMatch(/Showing \d+ of \d+ elements/);
   expect(prompt.length).toBeLessThan(40_000);
 });
 
 test('a restricted page gets a clear "cannot act" answer and nothing runs', async () => {
-  // Firefox lets no extension script data: pages, as with about: pages and the add-ons site.
-  tab = await ff.browser.newPage();
+  // Firefox lets no extension script data: pages, as with about: pages and the add-ons h.site.
+  const tab = h.track(await h.ff.browser.newPage());
   await tab.goto('data:text/html,<title>Local note</title><button onclick="this.textContent=1">Press</button>');
-  llm.script({ toolCalls: [{ name: 'click', arguments: { id: 1 } }] }, finish('I cannot act on this page.'));
+  h.llm.script({ toolCalls: [{ name: 'click', arguments: { id: 1 } }] }, finish('I cannot act on this page.'));
   await runTask('Click the first button');
   expect(await text(tab, 'button')).toBe('Press');
-  expect(transcript(llm.chatRequests()[0]!)).toMatch(/cannot read or act on data: pages/);
-  expect((await sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
-  expect(transcript(llm.chatRequests()[1]!)).toMatch(/cannot (read or )?act/i);
+  expect(transcript(h.llm.chatRequests()[0]!)).toMatch(/cannot read or act on data: pages/);
+  expect((await h.sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
+  expect(transcript(h.llm.chatRequests()[1]!)).toMatch(/cannot (read or )?act/i);
 });

@@ -84,25 +84,39 @@ export async function launchFirefox({ extensionDir = DIST_DIR }: { extensionDir?
     return page;
   };
 
+  /**
+   * Opens the real sidebar panel. `sidebarAction.open()` needs a user action, so an extension page
+   * listens for one click, and the click comes from the real (BiDi) mouse. This works on every
+   * Firefox ESR, unlike reaching the browser chrome, which needs system access a release may not
+   * grant.
+   */
   const openSidebarPanel = async () => {
-    const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })) as { contexts?: { context: string }[]; result?: { contexts: { context: string }[] } };
-    const chrome = (tree.result?.contexts ?? tree.contexts ?? [])[0]?.context;
-    if (!chrome) throw new Error('No browser window to open the sidebar in.');
-    const panelId = `${ADDON_ID.replace(/[^a-z0-9_-]/gi, '_')}-sidebar-action`;
-    await bidi(browser).send('script.evaluate', { target: { context: chrome }, awaitPromise: true, expression: `SidebarController.show('${panelId}')` });
+    const page = await openExtensionPage('options.html');
+    try {
+      await page.evaluate(() => {
+        const api = (globalThis as unknown as { browser: { sidebarAction: { open(): Promise<void> } } }).browser;
+        const state = window as unknown as { sidebarOpen?: string };
+        document.addEventListener('click', () => void api.sidebarAction.open().then(() => (state.sidebarOpen = 'yes'), (e: unknown) => (state.sidebarOpen = String(e))), { once: true });
+      });
+      await page.mouse.click(4, 4);
+      const outcome = await waitFor(() => page.evaluate(() => (window as unknown as { sidebarOpen?: string }).sidebarOpen), { what: 'sidebarAction.open()' });
+      if (outcome !== 'yes') throw new Error(`The sidebar did not open: ${outcome}`);
+    } finally {
+      await page.close();
+    }
   };
 
   return { browser, openExtensionPage, openSidebarPanel, close: () => browser.close() };
 }
 
 /** Polls until `check` returns something truthy; fails with what it was waiting for. */
-export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 15_000, intervalMs = 50, what = 'condition' } = {}): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 15_000, intervalMs = 50, what = 'condition' } = {}): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
       const value = await check();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       lastError = error;
     }

@@ -32,13 +32,37 @@ export class SidebarDriver {
 
   async newChat(): Promise<void> {
     const before = await this.page.$$eval('[data-testid^="message-"], [data-testid="tool-row"]', (els) => els.length);
-    await this.page.click('[data-testid="new-chat"]');
+    await this.press('[data-testid="new-chat"]');
     if (before) await waitFor(() => this.page.$$eval('[data-testid^="message-"], [data-testid="tool-row"]', (els) => els.length === 0), { what: 'an empty new chat' });
   }
 
+  /**
+   * Activates a button. The sidebar tab is usually in the background, where a pointer click waits
+   * many seconds for a paint and a key press does not activate buttons (the document has no
+   * focus); so the button is clicked from script, which runs the same handlers.
+   */
+  async press(selector: string): Promise<void> {
+    await this.page.$eval(selector, (el) => (el as HTMLElement).click());
+  }
+
+  /**
+   * Types `text` and presses Enter. The sidebar tab is usually in the background (the page under
+   * test is the active tab), where Firefox paints rarely and each pointer or key action waits for
+   * a frame; so the composer is focused by script, all but the last character go in as one input
+   * event, and the last character and Enter are real key presses.
+   */
   async send(text: string): Promise<void> {
-    await this.page.click('[data-testid="composer"]');
-    await this.page.type('[data-testid="composer"]', text);
+    await this.page.focus('[data-testid="composer"]');
+    await this.page.$eval(
+      '[data-testid="composer"]',
+      (el, head) => {
+        const area = el as HTMLTextAreaElement;
+        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(area, head);
+        area.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+      text.slice(0, -1),
+    );
+    await this.page.type('[data-testid="composer"]', text.slice(-1));
     await this.page.keyboard.press('Enter');
   }
 
@@ -75,7 +99,7 @@ export class SidebarDriver {
   async answerPermission(tool: string, choice: 'allow-once' | 'allow-always' | 'deny'): Promise<void> {
     const selector = `[data-testid="tool-row"][data-tool="${tool}"][data-status="waiting_permission"] [data-testid="${choice}"]`;
     await this.page.waitForSelector(selector, { timeout: 20_000 });
-    await this.page.click(selector);
+    await this.press(selector);
   }
 
   /**
