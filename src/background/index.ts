@@ -54,6 +54,8 @@ const handlers = createHandlers({
   settingsStore: storage,
   currentProvider: sessions.provider,
   prompter,
+  policies,
+  audit,
 });
 const hub = new SidebarHub(extensionOrigin, (request) => dispatch(handlers, request));
 

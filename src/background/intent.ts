@@ -8,7 +8,7 @@ type Rule = { kind: IntentKind; pattern: RegExp; reason: string };
 
 /** Imperative verbs that change or move through a page. Matched at the start of a request. */
 const ACTION_VERBS =
-  'click|tap|press|push|hit|fill( in| out)?|type|enter|write|put|select|choose|pick|check|tick|uncheck|untick|toggle|open|close|go( to| back| forward)?|navigate|visit|browse|scroll|search( for)?|find and|look up|submit|send|post|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|add|remove|delete|buy|order|book|reserve|subscribe|download|upload|switch( to)?|reload|refresh|expand|collapse|sort|filter|play|pause|like|follow|reply|comment|accept|dismiss|hover';
+  'click|tap|press|push|hit|fill( in| out)?|type|enter|write|put|select|choose|pick|check|tick|uncheck|untick|toggle|open|close|go( to| back| forward)?|navigate|visit|browse|scroll|search( for)?|find and|look up|submit|send|post|log( me)? ?in|log( me)? ?out|sign( me)? ?in|sign( me)? ?up|sign( me)? ?out|register|add|remove|delete|buy|order|book|reserve|subscribe|download|upload|switch( to)?|reload|refresh|expand|collapse|sort|filter|play|pause|like|follow|reply|comment|accept|dismiss|hover';
 
 const RULES: readonly Rule[] = [
   { kind: 'summarize', pattern: /\b(summari[sz]e|summary|summarise|tl;?dr|key (points|takeaways)|main points|gist|recap|in (a nutshell|short)|overview of (this|the) (page|article))\b/i, reason: 'asks for a summary' },

@@ -3,6 +3,8 @@ import { loadSettings, saveSettings, type KeyValueStore } from '../shared/settin
 import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
 import type { LlmProvider } from './llm/types';
+import type { AuditLog } from './permissions/audit-log';
+import type { PolicyStore } from './permissions/policies';
 import type { PermissionPrompter } from './permissions/prompter';
 
 export interface HandlerDeps {
@@ -11,6 +13,8 @@ export interface HandlerDeps {
   settingsStore: KeyValueStore;
   currentProvider(): Promise<LlmProvider>;
   prompter: PermissionPrompter;
+  policies: PolicyStore;
+  audit: AuditLog;
 }
 
 type RequestOf<T extends UiRequestType> = Extract<UiToBgRequest, { type: T }>;
@@ -38,6 +42,25 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'models/list': async () => (await deps.currentProvider()).listModels(),
     'permission/pending': async () => deps.prompter.list(),
     'permission/answer': async (r) => ({ accepted: deps.prompter.answer(r.id, r.decision) }),
+    'policies/list': () => deps.policies.list(),
+    'policies/set': async (r) => {
+      await deps.policies.set({ origin: r.origin, subject: r.subject, policy: r.policy });
+      return deps.policies.list();
+    },
+    'policies/remove': async (r) => {
+      await deps.policies.remove(r.origin, r.subject);
+      return deps.policies.list();
+    },
+    'sensitive-sites/get': () => deps.policies.sensitiveSites(),
+    'sensitive-sites/set': async (r) => {
+      await deps.policies.setSensitiveSites(r.origins.map((o) => o.trim()).filter(Boolean));
+      return deps.policies.sensitiveSites();
+    },
+    'audit/list': async (r) => (await deps.audit.list(r.filter ?? {})).slice(-500).reverse(),
+    'audit/clear': async () => {
+      await deps.audit.clear();
+      return { cleared: true as const };
+    },
   };
 }
 

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ConversationSchema, UserErrorSchema } from './conversation';
 import { SettingsSchema } from './settings';
+import { PolicySchema, type AuditEntry, type PolicyRule } from './permissions';
 
 export const SIDEBAR_PORT = 'sidebar';
 
@@ -61,6 +62,16 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('models/list') }),
   z.object({ type: z.literal('permission/pending') }),
   z.object({ type: z.literal('permission/answer'), id: z.string(), decision: DecisionSchema }),
+  z.object({ type: z.literal('policies/list') }),
+  z.object({ type: z.literal('policies/set'), origin: z.string().min(1).max(500), subject: z.string().min(1).max(100), policy: PolicySchema }),
+  z.object({ type: z.literal('policies/remove'), origin: z.string(), subject: z.string() }),
+  z.object({ type: z.literal('sensitive-sites/get') }),
+  z.object({ type: z.literal('sensitive-sites/set'), origins: z.array(z.string().max(500)).max(500) }),
+  z.object({
+    type: z.literal('audit/list'),
+    filter: z.object({ tool: z.string().optional(), origin: z.string().optional(), decision: z.enum(['allowed', 'denied']).optional() }).optional(),
+  }),
+  z.object({ type: z.literal('audit/clear') }),
 ]);
 export type UiToBgRequest = z.infer<typeof UiToBgRequestSchema>;
 export type UiRequestType = UiToBgRequest['type'];
@@ -88,6 +99,13 @@ export interface UiReplyMap {
   'models/list': ModelInfo[];
   'permission/pending': PermissionRequest[];
   'permission/answer': { accepted: boolean };
+  'policies/list': PolicyRule[];
+  'policies/set': PolicyRule[];
+  'policies/remove': PolicyRule[];
+  'sensitive-sites/get': string[];
+  'sensitive-sites/set': string[];
+  'audit/list': AuditEntry[];
+  'audit/clear': { cleared: true };
 }
 
 // ── Background → sidebar events ─────────────────────────────────────────────────────────────

@@ -1,21 +1,6 @@
-import type { Risk } from '../tools/registry';
+import type { AuditEntry } from '../../shared/permissions';
 
-export interface AuditEntry {
-  id: string;
-  time: number;
-  conversationId: string;
-  tool: string;
-  /** Arguments with secrets and typed passwords redacted. */
-  args: Record<string, unknown>;
-  origin: string;
-  tier: Risk;
-  decision: 'allowed' | 'denied';
-  decidedBy: 'policy' | 'user' | 'timeout';
-  why?: string;
-  durationMs?: number;
-  outcome: 'done' | 'failed' | 'denied' | 'skipped';
-  summary?: string;
-}
+export { auditToCsv, type AuditEntry } from '../../shared/permissions';
 
 export interface AuditStorage {
   get(key: string): Promise<Record<string, unknown>>;
@@ -40,8 +25,8 @@ export class AuditLog {
     return all.filter(
       (e) =>
         (!filter.conversationId || e.conversationId === filter.conversationId) &&
-        (!filter.tool || e.tool === filter.tool) &&
-        (!filter.origin || e.origin.includes(filter.origin)) &&
+        (!filter.tool || e.tool.includes(filter.tool.toLowerCase())) &&
+        (!filter.origin || e.origin.includes(filter.origin.toLowerCase())) &&
         (!filter.decision || e.decision === filter.decision),
     );
   }
@@ -69,18 +54,4 @@ export class AuditLog {
     }
     return this.entries;
   }
-}
-
-const CSV_COLUMNS: (keyof AuditEntry)[] = ['time', 'conversationId', 'tool', 'args', 'origin', 'tier', 'decision', 'decidedBy', 'why', 'durationMs', 'outcome', 'summary'];
-
-function csvCell(value: unknown): string {
-  const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  // Quote everything, and defuse spreadsheet formulas a page could have planted.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-export function auditToCsv(entries: readonly AuditEntry[]): string {
-  const rows = entries.map((e) => CSV_COLUMNS.map((c) => csvCell(c === 'time' ? new Date(e.time).toISOString() : e[c])).join(','));
-  return [CSV_COLUMNS.join(','), ...rows].join('\n');
 }

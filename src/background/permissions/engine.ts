@@ -68,20 +68,21 @@ export async function evaluate(facts: CallFacts, store: Pick<PolicyStore, 'find'
     policy = 'ask';
     why = 'sensitive actions are always asked';
   }
-  if (policy === 'allow' && tier !== 'read') {
-    if (facts.startOrigin && facts.origin !== facts.startOrigin) {
-      policy = 'ask';
-      why = `this acts on ${facts.origin}, not on ${facts.startOrigin} where you started`;
-    } else if (crossOrigin) {
-      policy = 'ask';
-      why = `this leads to another site (${facts.destinationOrigin})`;
-    } else {
-      const supplied = pageSuppliedValue(facts);
-      if (supplied) {
-        policy = 'ask';
-        why = `“${supplied.slice(0, 60)}” comes from the page’s text, not from you`;
-      }
-    }
+  // What a hostile page could have steered is asked even where a rule allows it, and when the
+  // call is asked anyway, the user is told that this is why.
+  const concern = tier === 'read' || policy === 'deny' ? undefined : concernOf(facts, crossOrigin);
+  if (concern) {
+    policy = 'ask';
+    why = concern;
   }
   return { tier, policy, why, canAllowAlways: tier !== 'sensitive' };
+}
+
+function concernOf(facts: CallFacts, crossOrigin: boolean): string | undefined {
+  const supplied = pageSuppliedValue(facts);
+  const fromPage = supplied ? `; “${supplied.slice(0, 60)}” comes from the page’s text, not from you` : '';
+  if (facts.startOrigin && facts.origin !== facts.startOrigin) return `this acts on ${facts.origin}, not on ${facts.startOrigin} where you started${fromPage}`;
+  if (crossOrigin) return `this leads to another site (${facts.destinationOrigin})${fromPage}`;
+  if (supplied) return `“${supplied.slice(0, 60)}” comes from the page’s text, not from you`;
+  return undefined;
 }

@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { PolicyRuleSchema, siteOrigin, type Policy, type PolicyRule } from '../../shared/permissions';
 import type { Risk } from '../tools/registry';
 
-export const PolicySchema = z.enum(['allow', 'ask', 'deny']);
-export type Policy = z.infer<typeof PolicySchema>;
-
-/** A rule: for this origin ('*' for every site) and this tool or tier, do this. */
-export const PolicyRuleSchema = z.object({
-  origin: z.string(),
-  /** A tool name, or `tier:<risk>` for every tool of that tier. */
-  subject: z.string(),
-  policy: PolicySchema,
-  createdAt: z.number(),
-});
-export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
+export { PolicyRuleSchema, PolicySchema, type Policy, type PolicyRule } from '../../shared/permissions';
 
 /** What a careful user would want before saying anything: read freely, ask before acting. */
 export const DEFAULT_POLICY: Record<Risk, Policy> = { read: 'allow', interact: 'ask', navigate: 'ask', sensitive: 'ask' };
@@ -66,8 +56,9 @@ export class PolicyStore {
     if (rule.policy === 'allow' && (rule.subject === tierSubject('sensitive') || rule.subject === 'submit_form')) {
       throw new Error('Sensitive actions are always asked; they cannot be allowed in advance.');
     }
-    const rules = (await this.list()).filter((r) => !(r.origin === rule.origin && r.subject === rule.subject));
-    this.rules = [...rules, { ...rule, createdAt: now }];
+    const origin = siteOrigin(rule.origin);
+    const rules = (await this.list()).filter((r) => !(r.origin === origin && r.subject === rule.subject));
+    this.rules = [...rules, { ...rule, origin, createdAt: now }];
     await this.storage.set({ [POLICIES_KEY]: this.rules });
   }
 
@@ -85,7 +76,7 @@ export class PolicyStore {
   }
 
   async setSensitiveSites(origins: string[]): Promise<void> {
-    this.sensitive = [...new Set(origins)];
+    this.sensitive = [...new Set(origins.map(siteOrigin).filter((o) => o !== '*'))];
     await this.storage.set({ [SENSITIVE_SITES_KEY]: this.sensitive });
   }
 }

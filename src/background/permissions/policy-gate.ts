@@ -45,6 +45,8 @@ export class PolicyGate implements PermissionGate {
   private readonly allowedThisConversation = new Set<string>();
   private readonly decided = new WeakMap<GateCall['call'], Decided>();
   private readonly startOrigins = new WeakMap<object, Promise<string | undefined>>();
+  /** Calls the user refused in a task: asked for again, they are refused without asking. */
+  private readonly deniedInTask = new WeakMap<object, Set<string>>();
 
   constructor(private readonly deps: PolicyGateDeps) {}
 
@@ -64,6 +66,9 @@ export class PolicyGate implements PermissionGate {
 
     if (evaluation.policy === 'allow') return { allowed: true, by: 'policy' };
     if (evaluation.policy === 'deny') return { allowed: false, by: 'policy', reason: `blocked by ${evaluation.why}` };
+    const denied = scope.task ? this.deniedInTask.get(scope.task) : undefined;
+    const signature = callSignature(facts);
+    if (denied?.has(signature)) return { allowed: false, by: 'user', reason: 'the user already refused this exact action in this task; do not ask for it again' };
 
     onAsk();
     const args = redactArgs(gateCall.args, facts.target);
@@ -80,12 +85,14 @@ export class PolicyGate implements PermissionGate {
       },
       signal,
     );
-    const rule = { origin: facts.origin, subject: gateCall.tool.name };
-    if (answer === 'allow_always' && evaluation.canAllowAlways) await this.deps.store.set({ ...rule, policy: 'allow' });
-    if (answer === 'reject_always') await this.deps.store.set({ ...rule, policy: 'deny' });
+    if (answer === 'allow_always' && evaluation.canAllowAlways) await this.remember(facts.origin, gateCall.tool.name, 'allow');
+    if (answer === 'reject_always') await this.remember(facts.origin, gateCall.tool.name, 'deny');
     if (answer === 'allow_once' || answer === 'allow_always') {
       if (evaluation.tier === 'interact') this.allowedThisConversation.add(key);
       return { allowed: true, by: 'user' };
+    }
+    if ((answer === 'reject_once' || answer === 'reject_always') && scope.task) {
+      this.deniedInTask.set(scope.task, (denied ?? new Set()).add(signature));
     }
     const reason = answer === 'timeout' ? 'no answer in time' : answer === 'stopped' ? 'the task was stopped' : 'denied by the user';
     return { allowed: false, by: answer === 'timeout' ? 'timeout' : 'user', reason };
@@ -109,6 +116,11 @@ export class PolicyGate implements PermissionGate {
       summary: outcome.summary?.slice(0, 200),
     };
     void this.deps.audit.append(entry).catch(() => undefined);
+  }
+
+  /** Keeps an "always" answer as a rule; if it cannot be kept, the answer still holds this once. */
+  private async remember(origin: string, tool: string, policy: 'allow' | 'deny'): Promise<void> {
+    await this.deps.store.set({ origin, subject: tool, policy }).catch(() => undefined);
   }
 
   private async factsOf({ tool, args }: GateCall, scope: GateScope): Promise<CallFacts> {
@@ -141,4 +153,10 @@ export class PolicyGate implements PermissionGate {
     }
     return known;
   }
+}
+
+/** The same action on the same site: the tool and its arguments, without the model's stated reason. */
+function callSignature(facts: CallFacts): string {
+  const { reason: _reason, ...args } = facts.args;
+  return `${facts.origin}|${facts.tool}|${JSON.stringify(args, Object.keys(args).sort())}`;
 }

@@ -10,6 +10,8 @@ test.each([
   ['Can you add the blue one to the cart', 'action'],
   ['go to the pricing page', 'action'],
   ['Log in with my usual account', 'action'],
+  ['Sign me in as ada@example.com', 'action'],
+  ['log me out', 'action'],
   ['What does this article say about inflation?', 'question'],
   ['who wrote this', 'question'],
   ['Explain the second table', 'question'],

@@ -140,3 +140,23 @@ test('every call is audited with its decision, who made it and its outcome, and 
   ]);
   expect(JSON.stringify(entries)).not.toContain('hunter2');
 });
+
+test('an action the user refused is refused again without asking in that task, not in the next', async () => {
+  const { gate, requests, answerNext } = setup();
+  const thisTask = { startTabId: 1, openedTabs: new Set<number>() };
+  const refused = answerNext('reject_once');
+  expect(await decide(gate, callOf('click', { id: 7, reason: 'to buy' }), scope({ task: thisTask }))).toMatchObject({ allowed: false, by: 'user' });
+  await refused;
+  // The same click with another stated reason is the same action.
+  const again = await decide(gate, callOf('click', { id: 7, reason: 'really, to buy' }), scope({ task: thisTask }));
+  expect(again).toMatchObject({ allowed: false, by: 'user', reason: expect.stringMatching(/already refused/) });
+  expect(requests()).toHaveLength(1);
+  // Another element is another question; so is the same click in a later task.
+  const next = answerNext('allow_once');
+  expect(await decide(gate, callOf('click', { id: 8 }), scope({ task: thisTask }))).toMatchObject({ allowed: true });
+  await next;
+  const later = answerNext('reject_once');
+  await decide(gate, callOf('click', { id: 7 }), scope({ task: { startTabId: 1, openedTabs: new Set<number>() }, conversationId: 'conv-2' }));
+  await later;
+  expect(requests()).toHaveLength(3);
+});
