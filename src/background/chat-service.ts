@@ -27,7 +27,8 @@ export interface PageAccess {
 export interface ChatServiceDeps {
   store: ConversationStore;
   emit(event: BgToUiEvent): void;
-  session(): Promise<Session>;
+  /** The provider, settings and model for a turn: `model` when the chat chose one. */
+  session(model?: string): Promise<Session>;
   tools: ToolRegistry;
   gate: PermissionGate;
   page?: PageAccess;
@@ -73,6 +74,26 @@ export class ChatService {
     return { messageId: message.id };
   }
 
+  /** Replaces a user message with `text`, drops what followed it, and answers the new text. */
+  async edit(conversationId: string, messageId: string, text: string): Promise<{ messageId: string }> {
+    const conversation = await this.idle(conversationId);
+    const index = conversation.messages.findIndex((m) => m.id === messageId && m.role === 'user');
+    if (index < 0) throw new LlmError('bad_request', 'That message is no longer in this chat.', { retryable: false });
+    conversation.messages.splice(index);
+    if (index === 0) conversation.title = '';
+    return this.send(conversation.id, text);
+  }
+
+  /** Chooses the model for this chat ('' for the settings' default); every open sidebar sees it. */
+  async setModel(conversationId: string, model: string): Promise<Conversation> {
+    const conversation = await this.deps.store.get(conversationId);
+    if (!conversation) throw new LlmError('bad_request', 'That conversation no longer exists.', { retryable: false });
+    conversation.model = model.trim() || undefined;
+    await this.deps.store.save(conversation);
+    this.deps.emit({ type: 'conversation/updated', conversation });
+    return conversation;
+  }
+
   stop(conversationId: string): boolean {
     const controller = this.running.get(conversationId);
     controller?.abort();
@@ -97,7 +118,7 @@ export class ChatService {
     const recorder = new TurnRecorder(conversation, { store: this.deps.store, emit: this.deps.emit, now: this.now, saveIntervalMs: this.deps.saveIntervalMs ?? 500 }, '');
     await recorder.begin();
     try {
-      const session = await this.deps.session();
+      const session = await this.deps.session(conversation.model);
       recorder.setModel(session.model);
       message.intent = await this.classify(session, message.content, history.length > 0, signal);
       await recorder.publish();

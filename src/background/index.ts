@@ -56,6 +56,7 @@ const handlers = createHandlers({
   prompter,
   policies,
   audit,
+  tools,
 });
 const hub = new SidebarHub(extensionOrigin, (request) => dispatch(handlers, request));
 

@@ -4,6 +4,7 @@ import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
 import type { LlmProvider } from './llm/types';
 import type { AuditLog } from './permissions/audit-log';
+import type { ToolRegistry } from './tools/registry';
 import type { PolicyStore } from './permissions/policies';
 import type { PermissionPrompter } from './permissions/prompter';
 
@@ -14,6 +15,7 @@ export interface HandlerDeps {
   currentProvider(): Promise<LlmProvider>;
   prompter: PermissionPrompter;
   policies: PolicyStore;
+  tools: Pick<ToolRegistry, 'all'>;
   audit: AuditLog;
 }
 
@@ -25,6 +27,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   return {
     'chat/send': (r) => deps.chat.send(r.conversationId, r.text),
     'chat/retry': (r) => deps.chat.retry(r.conversationId),
+    'chat/edit': (r) => deps.chat.edit(r.conversationId, r.messageId, r.text),
     'chat/stop': async (r) => ({ stopped: deps.chat.stop(r.conversationId) }),
     'conversation/get': async (r) => (r.conversationId && (await deps.conversations.open(r.conversationId))) || deps.conversations.active(),
     'conversation/new': () => deps.conversations.create(),
@@ -37,6 +40,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const [next] = await deps.conversations.list();
       return (next && (await deps.conversations.open(next.id))) || deps.conversations.create();
     },
+    'conversation/set-model': (r) => deps.chat.setModel(r.conversationId, r.model),
+    'tools/list': async () => deps.tools.all().map((tool) => ({ name: tool.name, risk: tool.risk })),
     'settings/get': () => loadSettings(deps.settingsStore),
     'settings/save': (r) => saveSettings(deps.settingsStore, r.settings),
     'models/list': async () => (await deps.currentProvider()).listModels(),

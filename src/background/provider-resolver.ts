@@ -33,10 +33,11 @@ export function createSessionFactory(store: KeyValueStore) {
     async provider(): Promise<LlmProvider> {
       return build(await loadSettings(store)).provider;
     },
-    async session(): Promise<Session> {
+    async session(model?: string): Promise<Session> {
       const settings = await loadSettings(store);
       const { provider, router } = build(settings);
-      if (settings.provider.model) return { router, settings, model: settings.provider.model };
+      const chosen = model || settings.provider.model;
+      if (chosen) return { router, settings, model: chosen };
       const [first] = await provider.listModels();
       if (!first) {
         throw new LlmError('no_model', 'The server has no models to chat with.', {

@@ -120,6 +120,7 @@ export class TurnRecorder {
       ...(event.content !== undefined ? { content: event.content } : {}),
       ...(event.preview !== undefined ? { preview: event.preview } : {}),
       ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
+      ...(event.masked?.length ? { masked: event.masked } : {}),
     };
     if (existing) {
       Object.assign(existing, patch);

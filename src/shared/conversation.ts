@@ -51,7 +51,15 @@ export const ToolMessageSchema = z.object({
   durationMs: z.number().optional(),
   /** The model's stated reason, when it gave one; shown with permission requests. */
   reason: z.string().optional(),
+  /** Arguments whose values are secret (typed into a password field): shown and exported as [redacted]. */
+  masked: z.array(z.string()).optional(),
 });
+
+/** A tool call's arguments as the user may see them: secret values replaced. */
+export function shownArguments(message: Pick<ToolMessage, 'arguments' | 'masked'>): Record<string, unknown> {
+  if (!message.masked?.length) return message.arguments;
+  return Object.fromEntries(Object.entries(message.arguments).map(([k, v]) => [k, message.masked!.includes(k) ? '[redacted]' : v]));
+}
 
 export const ChatMessageSchema = z.discriminatedUnion('role', [UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
@@ -64,6 +72,8 @@ export const ConversationSchema = z.object({
   title: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** The model chosen for this chat in the composer; the settings' default when unset. */
+  model: z.string().optional(),
   messages: z.array(ChatMessageSchema),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;

@@ -52,11 +52,16 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('chat/stop'), conversationId: z.string() }),
   z.object({ type: z.literal('chat/retry'), conversationId: z.string() }),
+  /** Replaces a user message with new text, drops everything after it, and answers again. */
+  z.object({ type: z.literal('chat/edit'), conversationId: z.string(), messageId: z.string(), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('conversation/get'), conversationId: z.string().optional() }),
   z.object({ type: z.literal('conversation/new') }),
   z.object({ type: z.literal('conversation/list'), query: z.string().max(500).optional() }),
   z.object({ type: z.literal('conversation/rename'), conversationId: z.string(), title: z.string().max(500) }),
   z.object({ type: z.literal('conversation/delete'), conversationId: z.string() }),
+  /** The model for this chat ('' goes back to the settings' default). */
+  z.object({ type: z.literal('conversation/set-model'), conversationId: z.string(), model: z.string().max(300) }),
+  z.object({ type: z.literal('tools/list') }),
   z.object({ type: z.literal('settings/get') }),
   z.object({ type: z.literal('settings/save'), settings: SettingsSchema }),
   z.object({ type: z.literal('models/list') }),
@@ -89,11 +94,14 @@ export interface UiReplyMap {
   'chat/send': { messageId: string };
   'chat/stop': { stopped: boolean };
   'chat/retry': { messageId: string };
+  'chat/edit': { messageId: string };
   'conversation/get': z.infer<typeof ConversationSchema>;
   'conversation/new': z.infer<typeof ConversationSchema>;
   'conversation/list': ConversationSummary[];
   'conversation/rename': { renamed: boolean };
   'conversation/delete': z.infer<typeof ConversationSchema>;
+  'conversation/set-model': z.infer<typeof ConversationSchema>;
+  'tools/list': { name: string; risk: 'read' | 'interact' | 'navigate' | 'sensitive' }[];
   'settings/get': z.infer<typeof SettingsSchema>;
   'settings/save': z.infer<typeof SettingsSchema>;
   'models/list': ModelInfo[];

@@ -16,6 +16,8 @@ export type AgentEvent =
       content?: string;
       preview?: string;
       durationMs?: number;
+      /** Arguments whose values are secret (a typed password): shown to the user as [redacted]. */
+      masked?: string[];
     };
 
 export type AgentOutcome =

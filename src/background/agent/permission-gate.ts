@@ -23,14 +23,17 @@ export interface CallOutcome {
   summary?: string;
 }
 
-export type Verdict = { allowed: true; by: 'policy' | 'user' } | { allowed: false; by: 'policy' | 'user' | 'timeout'; reason: string };
+export type Verdict = ({ allowed: true; by: 'policy' | 'user' } | { allowed: false; by: 'policy' | 'user' | 'timeout'; reason: string }) & {
+  /** Arguments whose values are secret for this target (a password field): never shown in clear. */
+  masked?: string[];
+};
 
 /**
  * Decides whether a call may run. `onAsk` is called when the decision needs the user, so the
  * loop can show the call as waiting; the promise settles when the user (or the timeout) decides.
  */
 export interface PermissionGate {
-  decide(call: GateCall, scope: GateScope, onAsk: () => void, signal: AbortSignal): Promise<Verdict>;
+  decide(call: GateCall, scope: GateScope, onAsk: (masked?: string[]) => void, signal: AbortSignal): Promise<Verdict>;
   /** Called once the call has ended (run, failed or denied), with its verdict. */
   settled?(call: GateCall, scope: GateScope, verdict: Verdict, outcome: CallOutcome): void;
 }

@@ -8,7 +8,7 @@ import type { AuditEntry, AuditLog } from './audit-log';
 import { evaluate, type CallFacts, type Evaluation } from './engine';
 import type { PolicyStore } from './policies';
 import type { PermissionPrompter } from './prompter';
-import { redactArgs } from './redact';
+import { maskedKeys, redactArgs } from './redact';
 import type { TargetInfo } from './tiers';
 
 export interface PolicyGateDeps {
@@ -50,7 +50,7 @@ export class PolicyGate implements PermissionGate {
 
   constructor(private readonly deps: PolicyGateDeps) {}
 
-  async decide(gateCall: GateCall, scope: GateScope, onAsk: () => void, signal: AbortSignal): Promise<Verdict> {
+  async decide(gateCall: GateCall, scope: GateScope, onAsk: (masked?: string[]) => void, signal: AbortSignal): Promise<Verdict> {
     const facts = await this.factsOf(gateCall, scope);
     const key = `${scope.conversationId}|${facts.origin}`;
     // An earlier "allow once" for an interaction on this site, in this conversation, acts as an
@@ -63,14 +63,16 @@ export class PolicyGate implements PermissionGate {
     };
     const evaluation = await evaluate(facts, rules);
     this.decided.set(gateCall.call, { facts, evaluation });
+    const secret = maskedKeys(gateCall.args, facts.target);
+    const masked = secret.length ? { masked: secret } : {};
 
-    if (evaluation.policy === 'allow') return { allowed: true, by: 'policy' };
-    if (evaluation.policy === 'deny') return { allowed: false, by: 'policy', reason: `blocked by ${evaluation.why}` };
+    if (evaluation.policy === 'allow') return { allowed: true, by: 'policy', ...masked };
+    if (evaluation.policy === 'deny') return { allowed: false, by: 'policy', reason: `blocked by ${evaluation.why}`, ...masked };
     const denied = scope.task ? this.deniedInTask.get(scope.task) : undefined;
     const signature = callSignature(facts);
-    if (denied?.has(signature)) return { allowed: false, by: 'user', reason: 'the user already refused this exact action in this task; do not ask for it again' };
+    if (denied?.has(signature)) return { allowed: false, by: 'user', reason: 'the user already refused this exact action in this task; do not ask for it again', ...masked };
 
-    onAsk();
+    onAsk(secret);
     const args = redactArgs(gateCall.args, facts.target);
     const answer = await this.deps.prompter.ask(
       {
@@ -89,13 +91,13 @@ export class PolicyGate implements PermissionGate {
     if (answer === 'reject_always') await this.remember(facts.origin, gateCall.tool.name, 'deny');
     if (answer === 'allow_once' || answer === 'allow_always') {
       if (evaluation.tier === 'interact') this.allowedThisConversation.add(key);
-      return { allowed: true, by: 'user' };
+      return { allowed: true, by: 'user', ...masked };
     }
     if ((answer === 'reject_once' || answer === 'reject_always') && scope.task) {
       this.deniedInTask.set(scope.task, (denied ?? new Set()).add(signature));
     }
     const reason = answer === 'timeout' ? 'no answer in time' : answer === 'stopped' ? 'the task was stopped' : 'denied by the user';
-    return { allowed: false, by: answer === 'timeout' ? 'timeout' : 'user', reason };
+    return { allowed: false, by: answer === 'timeout' ? 'timeout' : 'user', reason, ...masked };
   }
 
   settled(gateCall: GateCall, scope: GateScope, verdict: Verdict, outcome: CallOutcome): void {

@@ -128,7 +128,11 @@ test('every call is audited with its decision, who made it and its outcome, and 
   const { gate, audit, answerNext } = setup({ targets: { 2: { tag: 'input', type: 'password' } } });
   void answerNext('allow_once');
   const fill = callOf('fill', { id: 2, text: 'hunter2' });
-  const verdict = await decide(gate, fill);
+  let maskedWhileAsking: string[] | undefined;
+  const verdict = await gate.decide(fill, scope(), (masked) => (maskedWhileAsking = masked), new AbortController().signal);
+  // What was typed into the password field is marked secret for the chat's timeline too.
+  expect(maskedWhileAsking).toEqual(['text']);
+  expect(verdict).toMatchObject({ allowed: true, masked: ['text'] });
   gate.settled(fill, scope(), verdict, { status: 'done', durationMs: 12, summary: 'Typed.' });
   const read = callOf('read_page', {});
   gate.settled(read, scope(), await decide(gate, read), { status: 'done', durationMs: 3 });
