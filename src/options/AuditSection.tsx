@@ -47,7 +47,8 @@ export function AuditSection() {
       {entries.length === 0 ? (
         <p className="text-sm text-muted">{t('auditEmpty')}</p>
       ) : (
-        <table className="w-full text-left text-xs">
+        <div className="overflow-x-auto">
+        <table className="w-full text-left text-xs [&_td]:px-1 [&_td]:py-0.5 [&_th]:px-1">
           <thead>
             <tr><th>{t('auditTime')}</th><th>{t('auditTool')}</th><th>{t('ruleSite')}</th><th>{t('auditTier')}</th><th>{t('auditDecision')}</th><th>{t('auditOutcome')}</th><th>{t('auditArgs')}</th></tr>
           </thead>
@@ -65,6 +66,7 @@ export function AuditSection() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

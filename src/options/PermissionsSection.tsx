@@ -44,7 +44,8 @@ export function PermissionsSection() {
       {rules.length === 0 ? (
         <p data-testid="no-rules" className="text-sm text-muted">{t('noRules')}</p>
       ) : (
-        <table className="w-full text-left text-sm">
+        <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm [&_td]:px-1 [&_td]:py-0.5 [&_th]:px-1">
           <thead>
             <tr><th>{t('ruleSite')}</th><th>{t('ruleSubject')}</th><th>{t('rulePolicy')}</th><th /></tr>
           </thead>
@@ -63,6 +64,7 @@ export function PermissionsSection() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <form onSubmit={add} className="flex flex-wrap items-end gap-2 text-sm">
         <label className="flex flex-col">{t('ruleSite')}<input data-testid="rule-origin" className={field} placeholder="https://example.org" value={draft.origin} onChange={(e) => setDraft({ ...draft, origin: e.target.value })} /></label>

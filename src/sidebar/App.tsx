@@ -5,20 +5,29 @@ import { Composer } from './components/Composer';
 import { ConversationList } from './components/ConversationList';
 import { MessageList } from './components/MessageList';
 import { Notice } from './components/Notice';
+import { PermissionDialog } from './components/PermissionDialog';
 import { StatusBar } from './components/StatusBar';
 import { backgroundPort } from './lib/port';
 import { useChat } from './stores/chat';
 import { useConversations } from './stores/conversations';
+import { usePermissions } from './stores/permissions';
 
 export function App() {
   const { load, apply, newChat, notice } = useChat();
   const toggleChats = useConversations((s) => s.toggle);
+  const applyPermission = usePermissions((s) => s.apply);
+  const loadPermissions = usePermissions((s) => s.load);
 
   useEffect(() => {
-    const unsubscribe = backgroundPort.onEvent(apply);
+    const unsubscribe = backgroundPort.onEvent((event) => {
+      apply(event);
+      applyPermission(event);
+    });
     void load();
+    // A question asked while the sidebar was closed is waiting here when it opens again.
+    void loadPermissions();
     return unsubscribe;
-  }, [load, apply]);
+  }, [load, apply, applyPermission, loadPermissions]);
 
   return (
     <div className="flex h-full flex-col">
@@ -39,6 +48,7 @@ export function App() {
       <StatusBar />
       {notice && <Notice error={notice} onRetry={() => void load()} />}
       <Composer />
+      <PermissionDialog />
     </div>
   );
 }

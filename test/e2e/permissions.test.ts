@@ -6,6 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import { waitFor } from '../support/firefox';
 import { agentHarness } from '../support/agent-harness';
+import { SidebarDriver } from '../support/sidebar-driver';
 import { act, finish, transcript } from '../support/page-model';
 
 const h = agentHarness({
@@ -19,15 +20,16 @@ const otherOrigin = () => h.site.url.replace('127.0.0.1', 'localhost');
 
 /** The permission question shown for `tool`, with its buttons. */
 async function question(tool: string) {
-  const row = `[data-testid="tool-row"][data-tool="${tool}"][data-status="waiting_permission"]`;
-  await h.sidebar.page.waitForSelector(`${row} [data-testid="allow-once"]`, { timeout: 20_000 });
+  const dialog = SidebarDriver.question(tool);
+  await h.sidebar.page.waitForSelector(`${dialog} [data-testid="allow-once"]`, { timeout: 20_000 });
   return {
-    why: await h.sidebar.page.$eval(`${row} [data-testid="permission-why"]`, (el) => el.textContent ?? ''),
-    canAlways: Boolean(await h.sidebar.page.$(`${row} [data-testid="allow-always"]`)),
+    why: await h.sidebar.page.$eval(`${dialog} [data-testid="permission-why"]`, (el) => el.textContent ?? ''),
+    reason: await h.sidebar.page.$eval(dialog, (el) => el.querySelector('[data-testid="permission-reason"]')?.textContent ?? ''),
+    canAlways: Boolean(await h.sidebar.page.$(`${dialog} [data-testid="allow-always"]`)),
   };
 }
 
-const waitingCount = () => h.sidebar.page.$$eval('[data-testid="tool-row"][data-status="waiting_permission"]', (els) => els.length);
+const waitingCount = () => h.sidebar.page.$$eval('[data-testid="permission-dialog"], [data-testid="tool-row"][data-status="waiting_permission"]', (els) => els.length);
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 
 test('a first click on a site asks; "Always allow" stops the asking there, not on another site', async () => {
@@ -36,7 +38,7 @@ test('a first click on a site asks; "Always allow" stops the asking there, not o
   await h.sidebar.send('Click subscribe');
   const asked = await question('click');
   expect(asked.why).toContain(h.site.url);
-  expect(asked.why).toContain('subscribe you');
+  expect(asked.reason).toContain('subscribe you');
   await h.sidebar.answerPermission('click', 'allow-always');
   await h.sidebar.waitForAnswer('Subscribed.');
   expect(await text(page, '#greeting')).toBe('Subscribed: ');

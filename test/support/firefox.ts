@@ -47,7 +47,7 @@ export interface FoxAgentBrowser {
 }
 
 /** Starts headless Firefox ESR with the built extension (or another build of it) installed. */
-export async function launchFirefox({ extensionDir = DIST_DIR }: { extensionDir?: string } = {}): Promise<FoxAgentBrowser> {
+export async function launchFirefox({ extensionDir = DIST_DIR, prefs = {} }: { extensionDir?: string; prefs?: Record<string, string | number | boolean> } = {}): Promise<FoxAgentBrowser> {
   if (!existsSync(path.join(extensionDir, 'manifest.json'))) throw new Error(`${extensionDir} has no manifest.json: run \`npm run build\` first.`);
   const browser = await puppeteer.launch({
     browser: 'firefox',
@@ -71,6 +71,7 @@ export async function launchFirefox({ extensionDir = DIST_DIR }: { extensionDir?
       'network.proxy.ssl': '127.0.0.1',
       'network.proxy.ssl_port': 9,
       'network.proxy.no_proxies_on': 'localhost, 127.0.0.1',
+      ...prefs,
     },
   });
   await browser.installExtension(extensionDir);
@@ -107,6 +108,14 @@ export async function launchFirefox({ extensionDir = DIST_DIR }: { extensionDir?
   };
 
   return { browser, openExtensionPage, openSidebarPanel, close: () => browser.close() };
+}
+
+/**
+ * Sets a page's viewport through BiDi directly (puppeteer's setViewport also sends a screen
+ * orientation command that Firefox ESR does not know).
+ */
+export async function setViewport(browser: Browser, page: Page, width: number, height: number): Promise<void> {
+  await bidi(browser).send('browsingContext.setViewport', { context: contextOf(page), viewport: { width, height } });
 }
 
 /** Polls until `check` returns something truthy; fails with what it was waiting for. */

@@ -95,9 +95,14 @@ export class SidebarDriver {
     return this.page.$$eval('[data-testid="tool-row"]', (els) => els.map((e) => ({ tool: e.getAttribute('data-tool') ?? '', status: e.getAttribute('data-status') ?? '' })));
   }
 
+  /** The permission dialog asking about `tool`. */
+  static question(tool: string): string {
+    return `[data-testid="permission-dialog"][data-tool="${tool}"]`;
+  }
+
   /** Answers the permission request shown for `tool`. */
   async answerPermission(tool: string, choice: 'allow-once' | 'allow-always' | 'deny'): Promise<void> {
-    const selector = `[data-testid="tool-row"][data-tool="${tool}"][data-status="waiting_permission"] [data-testid="${choice}"]`;
+    const selector = `${SidebarDriver.question(tool)} [data-testid="${choice}"]`;
     await this.page.waitForSelector(selector, { timeout: 20_000 });
     await this.press(selector);
   }
@@ -112,9 +117,9 @@ export class SidebarDriver {
     const loop = (async () => {
       while (running) {
         const tool = await this.page
-          .$eval('[data-testid="tool-row"][data-status="waiting_permission"]', (row) => {
-            row.querySelector<HTMLButtonElement>('[data-testid="allow-once"]')?.click();
-            return row.getAttribute('data-tool');
+          .$eval('[data-testid="permission-dialog"]', (dialog) => {
+            dialog.querySelector<HTMLButtonElement>('[data-testid="allow-once"]')?.click();
+            return dialog.getAttribute('data-tool');
           })
           .catch(() => null);
         if (tool) allowed.push(tool);

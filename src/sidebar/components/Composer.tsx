@@ -2,6 +2,8 @@ import { useEffect, type KeyboardEvent } from 'react';
 import { t } from '../../ui/i18n';
 import { useChat } from '../stores/chat';
 import { useDraft } from '../stores/draft';
+import { ModelBar } from './ModelBar';
+import { VoiceButton } from './VoiceButton';
 
 /** Where the user types. Enter sends, Shift+Enter breaks the line; the draft survives closing. */
 export function Composer() {
@@ -28,8 +30,10 @@ export function Composer() {
   };
 
   return (
+    <div className="border-t border-line">
+    <ModelBar />
     <form
-      className="flex items-end gap-2 border-t border-line p-2"
+      className="flex items-end gap-2 p-2"
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
@@ -43,8 +47,9 @@ export function Composer() {
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
-        className="min-h-10 flex-1 resize-none rounded border border-line bg-surface p-2 text-sm"
+        className="min-h-10 min-w-0 flex-1 resize-none rounded border border-line bg-surface p-2 text-sm"
       />
+      <VoiceButton />
       {running ? (
         <button type="button" data-testid="stop" onClick={() => void stop()} className="rounded bg-error px-3 py-2 text-sm text-white">
           {t('stop')}
@@ -55,5 +60,6 @@ export function Composer() {
         </button>
       )}
     </form>
+    </div>
   );
 }

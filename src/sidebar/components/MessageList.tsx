@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AssistantMessage, ChatMessage, UserMessage } from '../../shared/conversation';
 import { t } from '../../ui/i18n';
 import { useChat } from '../stores/chat';
@@ -33,14 +33,64 @@ function Message({ message, onRetry }: { message: ChatMessage; onRetry?: () => v
 }
 
 function UserBubble({ message }: { message: UserMessage }) {
+  const running = useChat((s) => s.running);
+  const edit = useChat((s) => s.edit);
+  const [draft, setDraft] = useState<string>();
+
+  if (draft !== undefined) {
+    const resend = async () => {
+      const text = draft.trim();
+      if (!text) return;
+      if (await edit(message.id, text)) setDraft(undefined);
+    };
+    return (
+      <form
+        data-testid="message-user"
+        className="ml-6 space-y-1 rounded-lg bg-user px-3 py-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void resend();
+        }}
+      >
+        <textarea
+          data-testid="edit-input"
+          aria-label={t('editMessageLabel')}
+          autoFocus
+          rows={Math.min(8, draft.split('\n').length + 1)}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setDraft(undefined);
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void resend();
+            }
+          }}
+          className="w-full resize-none rounded border border-line bg-surface p-1 text-sm"
+        />
+        <p className="text-xs text-muted">{t('editMessageHint')}</p>
+        <div className="flex gap-1 text-xs">
+          <button type="submit" data-testid="edit-send" disabled={running || !draft.trim()} className="rounded bg-accent px-2 py-1 text-on-accent disabled:opacity-50">{t('editResend')}</button>
+          <button type="button" data-testid="edit-cancel" className="rounded border border-line px-2 py-1" onClick={() => setDraft(undefined)}>{t('cancel')}</button>
+        </div>
+      </form>
+    );
+  }
   return (
-    <article data-testid="message-user" className="ml-6 rounded-lg bg-user px-3 py-2">
+    <article data-testid="message-user" className="group ml-6 rounded-lg bg-user px-3 py-2">
       <div className="whitespace-pre-wrap break-words" data-testid="message-text">{message.content}</div>
-      {message.intent && (
-        <p data-testid="intent" className="mt-1 text-xs text-muted" title={message.intent.reason}>
-          {t(`intent_${message.intent.kind}`)}
-        </p>
-      )}
+      <div className="mt-1 flex items-center gap-2 text-xs text-muted">
+        {message.intent && (
+          <p data-testid="intent" className="flex-1" title={message.intent.reason}>
+            {t(`intent_${message.intent.kind}`)}
+          </p>
+        )}
+        {!running && (
+          <button type="button" data-testid="edit-message" aria-label={t('editMessage')} title={t('editMessage')} className="ml-auto rounded px-1 hover:bg-surface" onClick={() => setDraft(message.content)}>
+            {t('edit')}
+          </button>
+        )}
+      </div>
     </article>
   );
 }

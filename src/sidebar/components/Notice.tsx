@@ -7,7 +7,8 @@ export function Notice({ error, onRetry }: { error: UserError; onRetry?: () => v
     <div role="alert" data-testid="error" className="m-2 rounded border border-error/40 bg-error-bg p-2 text-sm text-error">
       <p className="font-medium">{error.message}</p>
       {error.hint && <p className="mt-1 text-fg">{error.hint}</p>}
-      {onRetry && error.retryable && (
+      {/* Offered for every failure: after fixing a key or starting the server, Retry is what the user wants. */}
+      {onRetry && (
         <button type="button" className="mt-2 rounded bg-accent px-2 py-1 text-xs text-on-accent" onClick={onRetry}>
           {t('retry')}
         </button>

@@ -1,4 +1,4 @@
-import type { Conversation } from '../../shared/conversation';
+import { shownArguments, type Conversation } from '../../shared/conversation';
 
 /** A conversation as Markdown: the user's and FoxAgent's words, and each action taken. */
 export function conversationToMarkdown(conversation: Conversation): string {
@@ -9,14 +9,16 @@ export function conversationToMarkdown(conversation: Conversation): string {
       if (m.content) lines.push('## FoxAgent', '', m.content, '');
       if (m.error) lines.push(`> Error: ${m.error.message}${m.error.hint ? ` — ${m.error.hint}` : ''}`, '');
     } else {
-      lines.push(`- \`${m.name}\` ${JSON.stringify(m.arguments)} — ${m.status}${m.preview ? `: ${m.preview}` : ''}`, '');
+      lines.push(`- \`${m.name}\` ${JSON.stringify(shownArguments(m))} — ${m.status}${m.preview ? `: ${m.preview}` : ''}`, '');
     }
   }
   return lines.join('\n');
 }
 
+/** The whole conversation as JSON, with secret tool arguments (typed passwords) redacted. */
 export function conversationToJson(conversation: Conversation): string {
-  return JSON.stringify(conversation, null, 2);
+  const messages = conversation.messages.map((m) => (m.role === 'tool' ? { ...m, arguments: shownArguments(m) } : m));
+  return JSON.stringify({ ...conversation, messages }, null, 2);
 }
 
 /** Saves text as a file through a temporary object URL (no HTML is built from the content). */

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Conversation, UserError } from '../../shared/conversation';
-import type { AgentStatus, BgToUiEvent, Decision, PermissionRequest } from '../../shared/protocol';
+import type { AgentStatus, BgToUiEvent } from '../../shared/protocol';
 import { backgroundPort, RequestError, type BackgroundPort } from '../lib/port';
 
 export interface ChatState {
@@ -9,10 +9,12 @@ export interface ChatState {
   notice: UserError | undefined;
   running: boolean;
   status: AgentStatus | undefined;
-  permissions: PermissionRequest[];
   load(): Promise<void>;
-  answerPermission(id: string, decision: Decision): Promise<void>;
   send(text: string): Promise<boolean>;
+  /** Replaces one of the user's messages and answers it again. */
+  edit(messageId: string, text: string): Promise<boolean>;
+  /** The model for this chat ('' for the settings' default). */
+  setModel(model: string): Promise<void>;
   stop(): Promise<void>;
   retry(): Promise<void>;
   newChat(): Promise<void>;
@@ -29,95 +31,94 @@ function toNotice(error: unknown): UserError {
 }
 
 export function createChatStore(port: BackgroundPort = backgroundPort) {
-  return create<ChatState>((set, get) => ({
-    conversation: undefined,
-    notice: undefined,
-    running: false,
-    status: undefined,
-    permissions: [],
-
-    async load() {
-      try {
-        const conversation = await port.request({ type: 'conversation/get' });
-        const permissions = await port.request({ type: 'permission/pending' });
-        set({ conversation, permissions, running: isRunning(conversation), notice: undefined });
-      } catch (error) {
-        set({ notice: toNotice(error) });
-      }
-    },
-
-    async send(text) {
+  return create<ChatState>((set, get) => {
+    /**
+     * Runs a request for the open chat. A failure becomes the notice, with Retry, and the caller
+     * learns it did not go through (so the composer can give the text back).
+     */
+    const attempt = async (run: (conversationId: string) => Promise<void>): Promise<boolean> => {
       const conversation = get().conversation;
-      if (!conversation || !text.trim()) return false;
+      if (!conversation) return false;
       try {
-        await port.request({ type: 'chat/send', conversationId: conversation.id, text });
+        await run(conversation.id);
         set({ notice: undefined });
         return true;
       } catch (error) {
         set({ notice: toNotice(error) });
         return false;
       }
-    },
+    };
 
-    async stop() {
-      const conversation = get().conversation;
-      if (conversation) await port.request({ type: 'chat/stop', conversationId: conversation.id }).catch(() => undefined);
-    },
+    return {
+      conversation: undefined,
+      notice: undefined,
+      running: false,
+      status: undefined,
 
-    async retry() {
-      const conversation = get().conversation;
-      if (!conversation) return;
-      try {
-        await port.request({ type: 'chat/retry', conversationId: conversation.id });
-        set({ notice: undefined });
-      } catch (error) {
-        set({ notice: toNotice(error) });
-      }
-    },
-
-    async answerPermission(id, decision) {
-      set({ permissions: get().permissions.filter((p) => p.id !== id) });
-      await port.request({ type: 'permission/answer', id, decision }).catch((error: unknown) => set({ notice: toNotice(error) }));
-    },
-
-    async newChat() {
-      try {
-        const conversation = await port.request({ type: 'conversation/new' });
-        set({ conversation, running: false, notice: undefined });
-      } catch (error) {
-        set({ notice: toNotice(error) });
-      }
-    },
-
-    apply(event) {
-      const current = get().conversation;
-      switch (event.type) {
-        case 'conversation/updated':
-          if (!current || current.id === event.conversation.id) {
-            set({ conversation: event.conversation, running: isRunning(event.conversation) });
-          }
-          return;
-        case 'chat/delta': {
-          if (current?.id !== event.conversationId) return;
-          const messages = current.messages.map((m) => (m.id === event.messageId ? { ...m, content: event.reset ? event.delta : m.content + event.delta } : m));
-          set({ conversation: { ...current, messages } });
-          return;
+      async load() {
+        try {
+          const conversation = await port.request({ type: 'conversation/get' });
+          set({ conversation, running: isRunning(conversation), notice: undefined });
+        } catch (error) {
+          set({ notice: toNotice(error) });
         }
-        case 'agent/status':
-          if (current?.id === event.status.conversationId) set({ status: event.status, running: event.status.running || isRunning(current) });
-          return;
-        case 'permission/requested':
-          set({ permissions: [...get().permissions.filter((p) => p.id !== event.request.id), event.request] });
-          return;
-        case 'permission/resolved':
-          set({ permissions: get().permissions.filter((p) => p.id !== event.id) });
-          return;
-        case 'chat/error':
-          // The failed answer carries the error; the conversation update that follows shows it.
-          return;
-      }
-    },
-  }));
+      },
+
+      send: (text) => (text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text }))) : Promise.resolve(false)),
+
+      edit: (messageId, text) =>
+        text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/edit', conversationId, messageId, text }))) : Promise.resolve(false),
+
+      async stop() {
+        const conversation = get().conversation;
+        if (conversation) await port.request({ type: 'chat/stop', conversationId: conversation.id }).catch(() => undefined);
+      },
+
+      async retry() {
+        await attempt(async (conversationId) => void (await port.request({ type: 'chat/retry', conversationId })));
+      },
+
+      async setModel(model) {
+        await attempt(async (conversationId) => set({ conversation: await port.request({ type: 'conversation/set-model', conversationId, model }) }));
+      },
+
+      async newChat() {
+        try {
+          const conversation = await port.request({ type: 'conversation/new' });
+          set({ conversation, running: false, notice: undefined });
+        } catch (error) {
+          set({ notice: toNotice(error) });
+        }
+      },
+
+      apply(event) {
+        const current = get().conversation;
+        switch (event.type) {
+          case 'conversation/updated':
+            if (!current || current.id === event.conversation.id) {
+              set({ conversation: event.conversation, running: isRunning(event.conversation) });
+            }
+            return;
+          case 'chat/delta': {
+            if (current?.id !== event.conversationId) return;
+            const messages = current.messages.map((m) => (m.id === event.messageId ? { ...m, content: event.reset ? event.delta : m.content + event.delta } : m));
+            set({ conversation: { ...current, messages } });
+            return;
+          }
+          case 'agent/status':
+            if (current?.id === event.status.conversationId) set({ status: event.status, running: event.status.running || isRunning(current) });
+            return;
+          case 'permission/requested':
+          case 'permission/resolved':
+            // The permissions store keeps those.
+            return;
+          case 'chat/error':
+            // The failed answer carries the error; the conversation update that follows shows it.
+            return;
+        }
+      },
+    };
+  });
 }
 
 export const useChat = createChatStore();

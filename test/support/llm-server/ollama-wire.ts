@@ -32,6 +32,7 @@ export async function streamOllama(res: ServerResponse, { reply, request }: Turn
   const line = (obj: unknown) => res.write(`${JSON.stringify(obj)}\n`);
   for (const [i, piece] of pieces.entries()) {
     if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    if (res.destroyed) return; // the client went away (Stop), as a real server notices
     line({ model, created_at: stamp(), message: { role: 'assistant', content: piece }, done: false });
     if (cut && i >= Math.floor(pieces.length / 2)) return cutConnection(res);
   }

@@ -26,6 +26,7 @@ export async function streamOpenAi(res: ServerResponse, { reply, request }: Turn
   const pieces = chunksOf(reply.text ?? '', reply.chunkSize ?? 8);
   for (const [i, piece] of pieces.entries()) {
     if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    if (res.destroyed) return; // the client went away (Stop), as a real server notices
     send(chunk(id, model, { content: piece }));
     if (cut && i >= Math.floor(pieces.length / 2)) return cutConnection(res);
   }

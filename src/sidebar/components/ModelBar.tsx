@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useState } from 'react';
+import browser from 'webextension-polyfill';
+import type { ModelInfo, UiReplyMap } from '../../shared/protocol';
+import { t } from '../../ui/i18n';
+import { backgroundPort } from '../lib/port';
+import { useChat } from '../stores/chat';
+
+type Tools = UiReplyMap['tools/list'];
+
+/**
+ * The model this chat talks to, picked from the provider's live list (the settings' default
+ * unless the chat chose another), and how many tools the agent offers it.
+ */
+export function ModelBar() {
+  const conversation = useChat((s) => s.conversation);
+  const setModel = useChat((s) => s.setModel);
+  const [models, setModels] = useState<ModelInfo[]>([]);
+  const [fallback, setFallback] = useState('');
+  const [listError, setListError] = useState<string>();
+  const [tools, setTools] = useState<Tools>([]);
+
+  const refresh = useCallback(async () => {
+    try {
+      const [settings, found] = await Promise.all([backgroundPort.request({ type: 'settings/get' }), backgroundPort.request({ type: 'models/list' })]);
+      setFallback(settings.provider.model);
+      setModels(found);
+      setListError(undefined);
+    } catch (error) {
+      setListError(error instanceof Error ? error.message : String(error));
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    void backgroundPort.request({ type: 'tools/list' }).then(setTools, () => setTools([]));
+    // New settings (another provider, server or default model): list again.
+    const onChanged = (changes: Record<string, unknown>) => {
+      if ('settings' in changes) void refresh();
+    };
+    browser.storage.onChanged.addListener(onChanged);
+    return () => browser.storage.onChanged.removeListener(onChanged);
+  }, [refresh]);
+
+  const chosen = conversation?.model ?? '';
+  const ids = models.map((m) => m.id);
+  // A chosen model the server no longer lists stays visible, so the choice is never hidden.
+  if (chosen && !ids.includes(chosen)) ids.unshift(chosen);
+  const info = models.find((m) => m.id === (chosen || fallback));
+  return (
+    <div className="flex items-center gap-2 px-2 pt-2 text-xs">
+      <select
+        data-testid="model-picker"
+        aria-label={t('modelPickerLabel')}
+        title={listError ?? t('modelPickerLabel')}
+        value={chosen}
+        onFocus={() => void refresh()}
+        onChange={(e) => void setModel(e.target.value)}
+        className="min-w-0 flex-1 truncate rounded border border-line bg-surface p-1"
+      >
+        <option value="">{fallback ? t('modelDefaultNamed', fallback) : t('modelDefault')}</option>
+        {ids.map((id) => (
+          <option key={id} value={id}>{id}</option>
+        ))}
+      </select>
+      <span
+        data-testid="tool-badge"
+        title={tools.map((tool) => tool.name).join(', ')}
+        className="whitespace-nowrap rounded-full border border-line px-2 py-0.5 text-muted"
+      >
+        {info?.tools === false ? t('toolBadgeText', String(tools.length)) : t('toolBadge', String(tools.length))}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { Decision, PermissionRequest } from '../../shared/protocol';
+import { t } from '../../ui/i18n';
+import { summarizeArgs } from '../lib/describe';
+import { usePermissions } from '../stores/permissions';
+
+/**
+ * The question the agent waits on: what it wants to do, on which site, the model's stated reason
+ * and why FoxAgent asks. A modal dialog: focus stays inside, Escape denies once. Sensitive
+ * actions open with Deny focused and never offer "always allow".
+ */
+export function PermissionDialog() {
+  const pending = usePermissions((s) => s.pending);
+  const failure = usePermissions((s) => s.failure);
+  const answer = usePermissions((s) => s.answer);
+  const request = pending[0];
+  if (!request) return null;
+  return <Question key={request.id} request={request} queued={pending.length - 1} failure={failure} onAnswer={(d) => void answer(request.id, d)} />;
+}
+
+function Question({ request, queued, failure, onAnswer }: { request: PermissionRequest; queued: number; failure?: string; onAnswer(decision: Decision): void }) {
+  const dialog = useRef<HTMLDivElement>(null);
+  const sensitive = request.risk === 'sensitive';
+
+  useEffect(() => {
+    dialog.current?.querySelector<HTMLButtonElement>(sensitive ? '[data-testid="deny"]' : '[data-testid="allow-once"]')?.focus();
+  }, [sensitive]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onAnswer('reject_once');
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    // Keep focus inside the dialog while it waits for an answer.
+    const buttons = [...(dialog.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    const first = buttons[0];
+    const last = buttons.at(-1);
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
+
+  const target = summarizeArgs(request.args, 160);
+  const button = 'rounded px-2 py-1 text-sm';
+  return (
+    <div className="fixed inset-0 z-10 flex items-end bg-black/40 p-2 sm:items-center">
+      <div
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="permission-title"
+        aria-describedby="permission-why"
+        data-testid="permission-dialog"
+        data-tool={request.tool}
+        data-risk={request.risk}
+        onKeyDown={onKeyDown}
+        className="w-full space-y-2 rounded-lg border border-line bg-bg p-3 shadow-lg"
+      >
+        <h2 id="permission-title" className="text-sm font-semibold">
+          {t('permissionTitle')}
+          {queued > 0 && <span className="ml-2 font-normal text-muted">{t('permissionQueued', String(queued))}</span>}
+        </h2>
+        <p className="text-sm">
+          <span className="font-mono font-medium">{request.tool}</span>
+          {target && <span className="ml-1 break-all text-muted">{target}</span>}
+        </p>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 text-xs">
+          <dt className="text-muted">{t('permissionSite')}</dt>
+          <dd data-testid="permission-origin" className="break-all">{request.origin ?? t('permissionUnknownSite')}</dd>
+          <dt className="text-muted">{t('permissionRisk')}</dt>
+          <dd data-testid="permission-risk" className={sensitive ? 'font-semibold text-error' : ''}>{t(`risk_${request.risk}`)}</dd>
+          {request.reason && (
+            <>
+              <dt className="text-muted">{t('permissionReason')}</dt>
+              <dd data-testid="permission-reason" className="break-words">“{request.reason}”</dd>
+            </>
+          )}
+        </dl>
+        <p id="permission-why" data-testid="permission-why" className="text-xs text-muted">
+          {t('permissionOn', [request.origin ?? '?', request.why ?? ''])}
+        </p>
+        {failure && <p role="alert" className="text-xs text-error">{failure}</p>}
+        <div className="flex flex-wrap gap-1">
+          <button type="button" data-testid="allow-once" className={`${button} bg-accent text-on-accent`} onClick={() => onAnswer('allow_once')}>{t('allowOnce')}</button>
+          {request.canAllowAlways && (
+            <button type="button" data-testid="allow-always" className={`${button} border border-line`} onClick={() => onAnswer('allow_always')}>{t('allowAlways')}</button>
+          )}
+          <button type="button" data-testid="deny" className={`${button} border border-line`} onClick={() => onAnswer('reject_once')}>{t('deny')}</button>
+          <button type="button" data-testid="deny-always" className={`${button} border border-line`} onClick={() => onAnswer('reject_always')}>{t('denyAlways')}</button>
+        </div>
+      </div>
+    </div>
+  );
+}

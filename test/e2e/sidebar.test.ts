@@ -1,0 +1,152 @@
+/**
+ * The sidebar a user lives in, in real Firefox against the scripted model: a tool call's row
+ * through its states, the permission dialog (also from a sidebar opened again), Stop for an
+ * answer and for a task, editing a message, and the per-chat model picker. Effects are checked
+ * on the page and on what the model server received.
+ */
+import type { Page } from 'puppeteer-core';
+import { agentHarness } from '../support/agent-harness';
+import { waitFor } from '../support/firefox';
+import { act, finish, transcript } from '../support/page-model';
+import { SidebarDriver } from '../support/sidebar-driver';
+
+const h = agentHarness({
+  models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }, { name: 'llama3.2:3b', tools: true, contextLength: 8192 }],
+  provider: { kind: 'ollama', model: 'qwen2.5:3b' },
+});
+
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+
+/** Records every status each tool row shows, in order, from inside the sidebar page. */
+async function recordRowStatuses(): Promise<() => Promise<string[]>> {
+  await h.sidebar.page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { rowStatuses: string[] }).rowStatuses = seen;
+    const note = () => {
+      for (const row of document.querySelectorAll('[data-testid="tool-row"]')) {
+        const status = `${row.getAttribute('data-tool')}:${row.getAttribute('data-status')}`;
+        if (seen.at(-1) !== status) seen.push(status);
+      }
+    };
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  });
+  return () => h.sidebar.page.evaluate(() => (window as unknown as { rowStatuses: string[] }).rowStatuses);
+}
+
+test('a tool call’s row goes from waiting for permission to running to done, and opens to its arguments and result', async () => {
+  const page = await h.openPage('/controlled.html');
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe'), reason: 'subscribe you' } }]), finish('Subscribed.'));
+  const statuses = await recordRowStatuses();
+  await h.sidebar.send('Click subscribe');
+  await h.sidebar.page.waitForSelector(SidebarDriver.question('click'));
+  expect(await h.sidebar.toolRows()).toEqual([{ tool: 'click', status: 'waiting_permission' }]);
+  await h.sidebar.answerPermission('click', 'allow-once');
+  await h.sidebar.waitForAnswer('Subscribed.');
+  expect(await text(page, '#greeting')).toBe('Subscribed: ');
+  // (A row may show as pending for a moment before the question is put.)
+  expect((await statuses()).filter((s) => s.startsWith('click:') && s !== 'click:pending')).toEqual(['click:waiting_permission', 'click:running', 'click:done']);
+
+  const row = '[data-testid="tool-row"][data-tool="click"]';
+  expect(await text(h.sidebar.page, row)).toMatch(/done\d+\.\d s/);
+  await h.sidebar.press(`${row} button[aria-expanded="false"]`);
+  await h.sidebar.page.waitForSelector(`${row} button[aria-expanded="true"]`);
+  const details = await h.sidebar.page.$$eval(`${row} pre`, (els) => els.map((e) => e.textContent ?? ''));
+  expect(details[0]).toContain('"reason": "subscribe you"');
+  expect(details[1]).toMatch(/Clicked button "Subscribe"/);
+  // The intent of the message is shown with it.
+  expect(await text(h.sidebar.page, '[data-testid="intent"]')).not.toBe('');
+});
+
+test('a waiting question is in the dialog of a sidebar opened again, and an answer there is the answer', async () => {
+  const page = await h.openPage('/controlled.html');
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe') } }]), finish('Done.'));
+  await h.sidebar.send('Click subscribe');
+  await h.sidebar.page.waitForSelector(SidebarDriver.question('click'));
+  const second = await SidebarDriver.open(h.ff);
+  try {
+    const dialog = await second.page.waitForSelector(SidebarDriver.question('click'));
+    expect(await dialog!.evaluate((el) => [el.getAttribute('role'), el.getAttribute('aria-modal')])).toEqual(['alertdialog', 'true']);
+    expect(await dialog!.evaluate((el) => el.querySelector('[data-testid="permission-origin"]')?.textContent)).toBe(h.site.url);
+    await second.answerPermission('click', 'allow-once');
+    await h.sidebar.waitForAnswer('Done.');
+    // Both sidebars let go of the question.
+    await waitFor(async () => !(await h.sidebar.page.$('[data-testid="permission-dialog"]')), { what: 'the first sidebar’s dialog to close' });
+    expect(await second.page.$('[data-testid="permission-dialog"]')).toBeNull();
+    expect(await text(page, '#greeting')).toBe('Subscribed: ');
+  } finally {
+    await second.page.close();
+  }
+});
+
+test('Stop ends a streaming answer at once and keeps what was written', async () => {
+  h.llm.script({ text: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 30 });
+  await h.sidebar.send('Tell me a long story');
+  await h.sidebar.waitForAnswer(/word word word/);
+  await h.sidebar.press('[data-testid="stop"]');
+  await h.sidebar.waitForIdle(5_000);
+  const [kept] = await h.sidebar.assistantTexts();
+  await new Promise((r) => setTimeout(r, 500));
+  expect((await h.sidebar.assistantTexts())[0]).toBe(kept);
+  expect(kept!.length).toBeGreaterThan(10);
+  expect(kept!.length).toBeLessThan('word '.repeat(400).trim().length);
+  expect(await text(h.sidebar.page, '[data-testid="message-assistant"]')).toContain('Stopped.');
+});
+
+test('Stop during a task ends it: the waiting question goes away and nothing is done on the page', async () => {
+  const page = await h.openPage('/controlled.html');
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe') } }]), finish('Subscribed.'));
+  await h.sidebar.send('Click subscribe');
+  await h.sidebar.page.waitForSelector(SidebarDriver.question('click'));
+  await h.sidebar.press('[data-testid="stop"]');
+  await h.sidebar.waitForIdle(5_000);
+  await waitFor(async () => !(await h.sidebar.page.$('[data-testid="permission-dialog"]')), { what: 'the question to go' });
+  expect((await h.sidebar.toolRows()).map((r) => r.status)).not.toContain('done');
+  expect(await text(page, '#greeting')).toBe('Type your name');
+  expect(h.llm.chatRequests().length).toBeLessThanOrEqual(2);
+});
+
+test('a message edited and resent replaces the old turn, and the model sees only the new text', async () => {
+  h.llm.script({ text: 'Paris.' }, { text: 'Madrid.' });
+  await h.sidebar.send('What is the capital of France?');
+  await h.sidebar.waitForAnswer('Paris.');
+  await h.sidebar.waitForIdle();
+  await h.sidebar.press('[data-testid="edit-message"]');
+  await h.sidebar.page.$eval(
+    '[data-testid="edit-input"]',
+    (el, value) => {
+      const area = el as HTMLTextAreaElement;
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(area, value);
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    'What is the capital of Spain?',
+  );
+  await h.sidebar.press('[data-testid="edit-send"]');
+  await h.sidebar.waitForAnswer('Madrid.');
+  expect(await h.sidebar.userTexts()).toEqual(['What is the capital of Spain?']);
+  expect(await h.sidebar.assistantTexts()).toEqual(['Madrid.']);
+  const last = transcript(h.llm.chatRequests().at(-1)!);
+  expect(last).toContain('capital of Spain');
+  expect(last).not.toContain('France');
+});
+
+test('the model picker lists the server’s models; the chat uses the one picked, and keeps it', async () => {
+  const picker = '[data-testid="model-picker"]';
+  await waitFor(() => h.sidebar.page.$$eval(`${picker} option`, (els) => els.map((e) => (e as HTMLOptionElement).value).join(',') === ',qwen2.5:3b,llama3.2:3b'), { what: 'the live model list' });
+  expect(await text(h.sidebar.page, '[data-testid="tool-badge"]')).toMatch(/^\d+ tools$/);
+  await h.sidebar.page.select(picker, 'llama3.2:3b');
+  await waitFor(() => h.sidebar.page.$eval(picker, (el) => (el as HTMLSelectElement).value === 'llama3.2:3b'), { what: 'the pick to stick' });
+  h.llm.script({ text: 'Hello from llama.' });
+  await h.sidebar.send('Hello');
+  await h.sidebar.waitForAnswer('Hello from llama.');
+  expect(h.llm.chatRequests().at(-1)).toMatchObject({ model: 'llama3.2:3b' });
+  // A sidebar opened again shows this chat with its model.
+  const second = await SidebarDriver.open(h.ff);
+  try {
+    await waitFor(() => second.page.$eval(picker, (el) => (el as HTMLSelectElement).value === 'llama3.2:3b'), { what: 'the chat’s model in a second sidebar' });
+  } finally {
+    await second.page.close();
+  }
+  // A new chat starts on the default.
+  await h.sidebar.newChat();
+  await waitFor(() => h.sidebar.page.$eval(picker, (el) => (el as HTMLSelectElement).value === ''), { what: 'the default model in a new chat' });
+});

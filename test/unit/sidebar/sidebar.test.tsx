@@ -1,0 +1,276 @@
+/** @jest-environment jsdom */
+/**
+ * The sidebar as a user meets it, rendered whole (<App />) against a fake background at the other
+ * end of the real port: streaming, Stop, the composer's keys and draft, editing a message, the
+ * permission dialog's choices and keyboard, the model picker. Strings are the real `_locales`.
+ */
+import { background, FakeFailure } from '../../support/fake-extension';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { Conversation } from '../../../src/shared/conversation';
+import type { PermissionRequest } from '../../../src/shared/protocol';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { App } from '../../../src/sidebar/App';
+import { conversationToJson, conversationToMarkdown } from '../../../src/sidebar/lib/export';
+import { useChat } from '../../../src/sidebar/stores/chat';
+import { useDraft } from '../../../src/sidebar/stores/draft';
+import { usePermissions } from '../../../src/sidebar/stores/permissions';
+
+const conversation = (messages: Conversation['messages'] = [], over: Partial<Conversation> = {}): Conversation => ({ id: 'c1', title: '', createdAt: 1, updatedAt: 1, messages, ...over });
+const user = (id: string, content: string) => ({ id, role: 'user' as const, content, createdAt: 1 });
+const assistant = (id: string, content: string, status: 'streaming' | 'complete' = 'complete') => ({ id, role: 'assistant' as const, content, status, createdAt: 2 });
+
+let current: Conversation;
+beforeEach(() => {
+  current = conversation();
+  background.requests.length = 0;
+  background.storage.clear();
+  background.handlers = {
+    'conversation/get': () => current,
+    'permission/pending': () => [],
+    'settings/get': () => ({ ...DEFAULT_SETTINGS, provider: { ...DEFAULT_SETTINGS.provider, model: 'qwen2.5:3b' } }),
+    'models/list': () => [{ id: 'qwen2.5:3b', tools: true }, { id: 'phi3:mini', tools: false }],
+    'tools/list': () => [{ name: 'read_page', risk: 'read' }, { name: 'click', risk: 'interact' }, { name: 'navigate', risk: 'navigate' }],
+    'chat/send': () => ({ messageId: 'a1' }),
+    'chat/stop': () => ({ stopped: true }),
+    'chat/edit': () => ({ messageId: 'a2' }),
+    'permission/answer': () => ({ accepted: true }),
+  };
+  useChat.setState({ conversation: undefined, notice: undefined, running: false, status: undefined });
+  usePermissions.setState({ pending: [], failure: undefined });
+  useDraft.setState({ text: '' });
+});
+
+async function renderApp() {
+  const loads = background.sent('conversation/get').length;
+  const view = render(<App />);
+  await waitFor(() => expect(background.sent('conversation/get')).toHaveLength(loads + 1));
+  // Let the first replies (conversation, pending questions, models, tools) render.
+  await act(() => new Promise((r) => setTimeout(r, 10)));
+  return view;
+}
+const composer = () => screen.getByTestId('composer') as HTMLTextAreaElement;
+
+describe('streaming and Stop', () => {
+  test('an answer grows token by token as Markdown, and Stop asks the background to stop at once', async () => {
+    current = conversation([user('u1', 'Summarise'), assistant('a1', '', 'streaming')]);
+    await renderApp();
+    expect(screen.getByText('Thinking…')).toBeTruthy();
+    const seen: string[] = [];
+    for (const delta of ['The **page', '** lists', ' three items.']) {
+      act(() => background.emit({ type: 'chat/delta', conversationId: 'c1', messageId: 'a1', delta }));
+      seen.push(screen.getByTestId('message-assistant').textContent ?? '');
+    }
+    expect(seen).toEqual([expect.stringContaining('The **page'), expect.stringContaining('The page lists'), expect.stringContaining('The page lists three items.')]);
+    expect(screen.getByTestId('message-assistant').querySelector('strong')?.textContent).toBe('page');
+    // Reasoning shown first is replaced, not appended to.
+    act(() => background.emit({ type: 'chat/delta', conversationId: 'c1', messageId: 'a1', delta: 'Clean answer.', reset: true }));
+    expect(screen.getByTestId('message-assistant').textContent).toContain('Clean answer.');
+    expect(screen.getByTestId('message-assistant').textContent).not.toContain('three items');
+
+    fireEvent.click(screen.getByTestId('stop'));
+    await waitFor(() => expect(background.sent('chat/stop')).toEqual([{ type: 'chat/stop', conversationId: 'c1' }]));
+    act(() => background.emit({ type: 'conversation/updated', conversation: conversation([user('u1', 'Summarise'), { ...assistant('a1', 'Clean answer.'), status: 'stopped' as never }]) }));
+    expect(screen.getByTestId('send')).toBeTruthy();
+    expect(screen.getByText('Stopped.')).toBeTruthy();
+  });
+
+  test('deltas for another chat are not shown in this one', async () => {
+    current = conversation([user('u1', 'Hi'), assistant('a1', 'Hello', 'streaming')]);
+    await renderApp();
+    act(() => background.emit({ type: 'chat/delta', conversationId: 'other', messageId: 'a1', delta: ' intruder' }));
+    expect(screen.getByTestId('message-assistant').textContent).not.toContain('intruder');
+  });
+});
+
+describe('the composer', () => {
+  test('Enter sends, Shift+Enter breaks the line, and an empty message is not sent', async () => {
+    await renderApp();
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    expect(background.sent('chat/send')).toEqual([]);
+    fireEvent.change(composer(), { target: { value: 'first line' } });
+    fireEvent.keyDown(composer(), { key: 'Enter', shiftKey: true });
+    expect(background.sent('chat/send')).toEqual([]);
+    fireEvent.change(composer(), { target: { value: 'first line\nsecond line' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    await waitFor(() => expect(background.sent('chat/send')).toEqual([{ type: 'chat/send', conversationId: 'c1', text: 'first line\nsecond line' }]));
+    expect(composer().value).toBe('');
+  });
+
+  test('text the background could not take comes back into the composer, with the error shown', async () => {
+    background.handlers['chat/send'] = () => {
+      throw new FakeFailure({ code: 'bad_request', message: 'FoxAgent is still working on this chat. Stop it first.' });
+    };
+    await renderApp();
+    fireEvent.change(composer(), { target: { value: 'do not lose me' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    await waitFor(() => expect(composer().value).toBe('do not lose me'));
+    expect(screen.getByRole('alert').textContent).toContain('Stop it first');
+  });
+
+  test('the draft is kept in storage and restored when the sidebar opens again', async () => {
+    const first = await renderApp();
+    fireEvent.change(composer(), { target: { value: 'half-typed thought' } });
+    await waitFor(() => expect(background.storage.get('composerDraft')).toBe('half-typed thought'));
+    first.unmount();
+    useDraft.setState({ text: '' });
+    await renderApp();
+    await waitFor(() => expect(composer().value).toBe('half-typed thought'));
+  });
+});
+
+describe('editing a message', () => {
+  test('a user message is edited in place and resent; Escape cancels', async () => {
+    current = conversation([user('u1', 'Capital of France?'), assistant('a1', 'Paris.')]);
+    await renderApp();
+    fireEvent.click(screen.getByTestId('edit-message'));
+    const input = screen.getByTestId('edit-input') as HTMLTextAreaElement;
+    expect(input.value).toBe('Capital of France?');
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByTestId('edit-input')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('edit-message'));
+    fireEvent.change(screen.getByTestId('edit-input'), { target: { value: 'Capital of Spain?' } });
+    fireEvent.keyDown(screen.getByTestId('edit-input'), { key: 'Enter' });
+    await waitFor(() => expect(background.sent('chat/edit')).toEqual([{ type: 'chat/edit', conversationId: 'c1', messageId: 'u1', text: 'Capital of Spain?' }]));
+    await waitFor(() => expect(screen.queryByTestId('edit-input')).toBeNull());
+  });
+
+  test('there is no edit while an answer is running', async () => {
+    current = conversation([user('u1', 'Hi'), assistant('a1', '', 'streaming')]);
+    await renderApp();
+    expect(screen.queryByTestId('edit-message')).toBeNull();
+  });
+});
+
+describe('the permission dialog', () => {
+  const request = (over: Partial<PermissionRequest> = {}): PermissionRequest => ({
+    id: 'p1',
+    conversationId: 'c1',
+    tool: 'click',
+    risk: 'interact',
+    args: { id: 12, reason: 'to subscribe you' },
+    reason: 'to subscribe you',
+    origin: 'https://shop.example',
+    why: 'interactions ask once per site',
+    canAllowAlways: true,
+    ...over,
+  });
+
+  test('shows what, where, the model’s reason and why; focus starts on Allow once; each choice is sent', async () => {
+    await renderApp();
+    for (const [testId, decision] of [['allow-once', 'allow_once'], ['allow-always', 'allow_always'], ['deny', 'reject_once'], ['deny-always', 'reject_always']] as const) {
+      act(() => background.emit({ type: 'permission/requested', request: request({ id: testId }) }));
+      const dialog = screen.getByRole('alertdialog');
+      expect(dialog.getAttribute('aria-modal')).toBe('true');
+      expect(within(dialog).getByTestId('permission-origin').textContent).toBe('https://shop.example');
+      expect(within(dialog).getByTestId('permission-reason').textContent).toBe('“to subscribe you”');
+      expect(within(dialog).getByTestId('permission-why').textContent).toContain('interactions ask once per site');
+      expect(dialog.textContent).toContain('id=12');
+      expect(document.activeElement).toBe(within(dialog).getByTestId('allow-once'));
+      fireEvent.click(within(dialog).getByTestId(testId));
+      await waitFor(() => expect(background.sent('permission/answer').at(-1)).toEqual({ type: 'permission/answer', id: testId, decision }));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+    }
+  });
+
+  test('a sensitive action opens on Deny, offers no "always allow", and Escape denies it once', async () => {
+    await renderApp();
+    act(() => background.emit({ type: 'permission/requested', request: request({ tool: 'submit_form', risk: 'sensitive', canAllowAlways: false }) }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(within(dialog).queryByTestId('allow-always')).toBeNull();
+    expect(document.activeElement).toBe(within(dialog).getByTestId('deny'));
+    expect(within(dialog).getByTestId('permission-risk').textContent).toMatch(/sensitive/);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(background.sent('permission/answer')).toEqual([{ type: 'permission/answer', id: 'p1', decision: 'reject_once' }]));
+  });
+
+  test('Tab keeps focus inside the dialog', async () => {
+    await renderApp();
+    act(() => background.emit({ type: 'permission/requested', request: request() }));
+    const dialog = screen.getByRole('alertdialog');
+    const buttons = within(dialog).getAllByRole('button');
+    buttons.at(-1)!.focus();
+    fireEvent.keyDown(dialog, { key: 'Tab' });
+    expect(document.activeElement).toBe(buttons[0]);
+    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(buttons.at(-1));
+  });
+
+  test('a question asked while the sidebar was closed is there when it opens; several wait in turn', async () => {
+    background.handlers['permission/pending'] = () => [request(), request({ id: 'p2', tool: 'navigate', risk: 'navigate' })];
+    await renderApp();
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.getAttribute('data-tool')).toBe('click');
+    expect(dialog.textContent).toContain('(1 more waiting)');
+    // Answered in another window: it goes here too, and the next one shows.
+    act(() => background.emit({ type: 'permission/resolved', id: 'p1' }));
+    expect(screen.getByRole('alertdialog').getAttribute('data-tool')).toBe('navigate');
+  });
+
+  test('an answer that does not reach the background brings the question back with the reason', async () => {
+    background.handlers['permission/answer'] = () => {
+      throw new FakeFailure({ code: 'disconnected', message: 'FoxAgent’s background restarted. Please try again.' });
+    };
+    await renderApp();
+    act(() => background.emit({ type: 'permission/requested', request: request() }));
+    fireEvent.click(screen.getByTestId('allow-once'));
+    await waitFor(() => expect(within(screen.getByRole('alertdialog')).getByRole('alert').textContent).toContain('background restarted'));
+  });
+});
+
+describe('the model picker', () => {
+  test('lists the provider’s models, defaults to the settings’ model, and sets this chat’s model', async () => {
+    background.handlers['conversation/set-model'] = (r) => (current = { ...current, model: r.model || undefined });
+    await renderApp();
+    const picker = (await screen.findByTestId('model-picker')) as HTMLSelectElement;
+    await waitFor(() => expect([...picker.options].map((o) => o.textContent)).toEqual(['Default (qwen2.5:3b)', 'qwen2.5:3b', 'phi3:mini']));
+    expect(screen.getByTestId('tool-badge').textContent).toBe('3 tools');
+    expect(screen.getByTestId('tool-badge').getAttribute('title')).toBe('read_page, click, navigate');
+    fireEvent.change(picker, { target: { value: 'phi3:mini' } });
+    await waitFor(() => expect(background.sent('conversation/set-model')).toEqual([{ type: 'conversation/set-model', conversationId: 'c1', model: 'phi3:mini' }]));
+    await waitFor(() => expect(picker.value).toBe('phi3:mini'));
+    // That model has no native tools: the badge says the tools go through the text protocol.
+    expect(screen.getByTestId('tool-badge').textContent).toBe('3 tools (text protocol)');
+  });
+
+  test('when the provider cannot list models the picker still works with the default, and says why', async () => {
+    background.handlers['models/list'] = () => {
+      throw new FakeFailure({ code: 'server_unreachable', message: 'Cannot reach Ollama at http://127.0.0.1:11434.' });
+    };
+    await renderApp();
+    const picker = screen.getByTestId('model-picker');
+    await waitFor(() => expect(picker.getAttribute('title')).toContain('Cannot reach Ollama'));
+    expect([...(picker as HTMLSelectElement).options].map((o) => o.value)).toEqual(['']);
+  });
+});
+
+test('the voice button has its place and says voice input is unavailable until capture is connected', async () => {
+  await renderApp();
+  const voice = screen.getByTestId('voice') as HTMLButtonElement;
+  expect(voice.disabled).toBe(true);
+  expect(voice.getAttribute('aria-label')).toBe('Voice input is not available');
+});
+
+test('new settings make the model picker list the models again', async () => {
+  await renderApp();
+  await waitFor(() => expect(background.sent('models/list')).toHaveLength(1));
+  background.handlers['models/list'] = () => [{ id: 'gpt-4o-mini', tools: true }];
+  background.handlers['settings/get'] = () => ({ ...DEFAULT_SETTINGS, provider: { ...DEFAULT_SETTINGS.provider, kind: 'openai', model: 'gpt-4o-mini' } });
+  await act(() => (globalThis as unknown as { browser: { storage: { local: { set(v: object): Promise<void> } } } }).browser.storage.local.set({ settings: {} }));
+  await waitFor(() => expect([...(screen.getByTestId('model-picker') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Default (gpt-4o-mini)', 'gpt-4o-mini']));
+});
+
+test('a password the agent typed is shown and exported as [redacted], never in clear', async () => {
+  const typed = { id: 't1', role: 'tool' as const, createdAt: 3, toolCallId: 'c1', name: 'fill', arguments: { id: 2, text: 'hunter2' }, status: 'done' as const, content: 'Typed.', masked: ['text'] };
+  current = conversation([user('u1', 'Sign me in'), typed]);
+  await renderApp();
+  const row = screen.getByTestId('tool-row');
+  expect(row.textContent).toContain('text=[redacted]');
+  fireEvent.click(within(row).getByRole('button', { expanded: false }));
+  expect(row.textContent).toContain('"text": "[redacted]"');
+  expect(row.textContent).not.toContain('hunter2');
+  for (const file of [conversationToJson(current), conversationToMarkdown(current)]) {
+    expect(file).toContain('[redacted]');
+    expect(file).not.toContain('hunter2');
+  }
+});
