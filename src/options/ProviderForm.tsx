@@ -3,52 +3,101 @@ import type { ModelInfo } from '../shared/protocol';
 import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, type ProviderKind, type Settings } from '../shared/settings';
 import { t } from '../ui/i18n';
 import { backgroundPort, RequestError } from '../sidebar/lib/port';
+import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
+import { ApiKeyField } from './ApiKeyField';
+import { reportConnection } from './connection-report';
 
-type Status = { kind: 'idle' } | { kind: 'busy' } | { kind: 'ok'; text: string } | { kind: 'error'; text: string; hint?: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'busy' }
+  | { kind: 'saved' }
+  /** The server answered; `model` is the default model the report speaks about. */
+  | { kind: 'tested'; model: string }
+  | { kind: 'error'; text: string; hint?: string };
 
-function describe(error: unknown): { text: string; hint?: string } {
-  if (error instanceof RequestError) return { text: error.detail.message, hint: error.detail.hint };
-  return { text: error instanceof Error ? error.message : String(error) };
+function failure(error: unknown): Status {
+  if (error instanceof RequestError) return { kind: 'error', text: error.detail.message, hint: error.detail.hint };
+  return { kind: 'error', text: error instanceof Error ? error.message : String(error) };
 }
 
-/** Provider, server address, key and model. Saved through the background, which owns keys. */
+/** Provider, server address, key, model and how the agent runs. Saved through the background, which owns keys. */
 export function ProviderForm() {
-  const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
-  const [models, setModels] = useState<ModelInfo[]>([]);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
-
+  // The form appears once the stored settings are in, so nothing typed earlier is overwritten.
+  const [loaded, setLoaded] = useState<{ settings: Settings; status: Status }>();
   useEffect(() => {
-    void backgroundPort.request({ type: 'settings/get' }).then(setSettings);
+    backgroundPort.request({ type: 'settings/get' }).then(
+      (settings) => setLoaded({ settings, status: { kind: 'idle' } }),
+      (error: unknown) => setLoaded({ settings: DEFAULT_SETTINGS, status: failure(error) }),
+    );
   }, []);
+  if (!loaded) return <p role="status" className="text-sm text-muted">{t('working')}</p>;
+  return <ProviderEditor initial={loaded.settings} initialStatus={loaded.status} />;
+}
+
+function ProviderEditor({ initial, initialStatus }: { initial: Settings; initialStatus: Status }) {
+  const [settings, setSettings] = useState(initial);
+  const [stepText, setStepText] = useState(String(initial.stepLimit));
+  const [models, setModels] = useState<ModelInfo[]>([]);
+  const [status, setStatus] = useState(initialStatus);
+
+  const adopt = (next: Settings) => {
+    setSettings(next);
+    setStepText(String(next.stepLimit));
+  };
 
   const provider = settings.provider;
   const update = (patch: Partial<Settings['provider']>) => setSettings((s) => ({ ...s, provider: { ...s.provider, ...patch } }));
-  const chooseKind = (kind: ProviderKind) => update({ kind, baseUrl: PROVIDER_PRESETS[kind].baseUrl, model: '' });
+  const forgetServer = () => {
+    setModels([]);
+    setStatus({ kind: 'idle' });
+  };
+  const chooseKind = (kind: ProviderKind) => {
+    update({ kind, baseUrl: PROVIDER_PRESETS[kind].baseUrl, model: '' });
+    forgetServer();
+  };
+  const pickModel = (model: string) => {
+    update({ model });
+    setStatus((s) => (s.kind === 'tested' ? { kind: 'tested', model } : s));
+  };
 
-  const save = async (event?: FormEvent) => {
+  const save = async (event?: FormEvent): Promise<Settings | undefined> => {
     event?.preventDefault();
+    const stepLimit = parseStepLimit(stepText);
+    if (stepLimit === undefined) {
+      setStatus({ kind: 'error', text: t('settingsStepLimitInvalid', [String(STEP_LIMIT.min), String(STEP_LIMIT.max)]) });
+      return undefined;
+    }
     setStatus({ kind: 'busy' });
     try {
-      setSettings(await backgroundPort.request({ type: 'settings/save', settings }));
-      setStatus({ kind: 'ok', text: t('settingsSaved') });
-      return true;
+      const saved = await backgroundPort.request({ type: 'settings/save', settings: { ...settings, stepLimit } });
+      adopt(saved);
+      setStatus({ kind: 'saved' });
+      return saved;
     } catch (error) {
-      setStatus({ kind: 'error', ...describe(error) });
-      return false;
+      setStatus(failure(error));
+      return undefined;
     }
   };
 
   const testConnection = async () => {
-    if (!(await save())) return;
+    const saved = await save();
+    if (!saved) return;
     setStatus({ kind: 'busy' });
     try {
-      const found = await backgroundPort.request({ type: 'models/list' });
-      setModels(found);
-      setStatus({ kind: 'ok', text: t('connectionOk', String(found.length)) });
+      setModels(await backgroundPort.request({ type: 'models/list' }));
+      setStatus({ kind: 'tested', model: saved.provider.model });
     } catch (error) {
-      setStatus({ kind: 'error', ...describe(error) });
+      setModels([]);
+      setStatus(failure(error));
     }
   };
+
+  const report = status.kind === 'tested' ? reportConnection(models, status.model) : undefined;
+  const statusText =
+    status.kind === 'busy' ? t('working')
+    : status.kind === 'saved' ? t('settingsSaved')
+    : status.kind === 'error' ? [status.text, status.hint].filter(Boolean).join(' ')
+    : (report?.text ?? '');
 
   const field = 'mt-1 w-full rounded border border-line bg-surface p-2 text-sm';
   return (
@@ -64,12 +113,9 @@ export function ProviderForm() {
       </label>
       <label className="block text-sm">
         {t('baseUrl')}
-        <input data-testid="base-url" className={field} type="url" required value={provider.baseUrl} onChange={(e) => update({ baseUrl: e.target.value })} />
+        <input data-testid="base-url" className={field} type="url" required value={provider.baseUrl} onChange={(e) => { update({ baseUrl: e.target.value }); forgetServer(); }} />
       </label>
-      <label className="block text-sm">
-        {t('apiKey')}
-        <input data-testid="api-key" className={field} type="password" autoComplete="off" value={provider.apiKey} placeholder={PROVIDER_PRESETS[provider.kind].needsKey ? t('apiKeyRequired') : t('apiKeyOptional')} onChange={(e) => update({ apiKey: e.target.value })} />
-      </label>
+      <ApiKeyField value={provider.apiKey} needsKey={PROVIDER_PRESETS[provider.kind].needsKey} className={field} onChange={(apiKey) => update({ apiKey })} />
       <label className="block text-sm">
         {t('model')}
         <input data-testid="model" className={field} list="model-list" value={provider.model} placeholder={t('modelPlaceholder')} onChange={(e) => update({ model: e.target.value })} />
@@ -77,13 +123,22 @@ export function ProviderForm() {
           {models.map((m) => <option key={m.id} value={m.id} />)}
         </datalist>
       </label>
+      {models.length > 0 && (
+        <label className="block text-sm">
+          {t('settingsModelChoice')}
+          <select data-testid="model-choice" className={field} value={models.some((m) => m.id === provider.model) ? provider.model : ''} onChange={(e) => pickModel(e.target.value)}>
+            <option value="" disabled>{t('settingsModelChoicePlaceholder')}</option>
+            {models.map((m) => <option key={m.id} value={m.id}>{m.id}</option>)}
+          </select>
+        </label>
+      )}
+      <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />
       <div className="flex gap-2">
         <button type="submit" data-testid="save" className="rounded bg-accent px-3 py-2 text-sm text-on-accent">{t('save')}</button>
         <button type="button" data-testid="test-connection" className="rounded border border-line px-3 py-2 text-sm" onClick={() => void testConnection()}>{t('testConnection')}</button>
       </div>
-      <p role="status" data-testid="settings-status" className={status.kind === 'error' ? 'text-sm text-error' : 'text-sm text-muted'}>
-        {status.kind === 'busy' ? t('working') : status.kind === 'ok' || status.kind === 'error' ? status.text : ''}
-        {status.kind === 'error' && status.hint ? ` ${status.hint}` : ''}
+      <p role="status" data-testid="settings-status" data-state={status.kind} className={status.kind === 'error' || report?.warn ? 'text-sm text-error' : 'text-sm text-muted'}>
+        {statusText}
       </p>
     </form>
   );

@@ -98,7 +98,7 @@ test('the conversation is still there when the sidebar is closed and opened agai
   expect(await sidebar.userTexts()).toEqual(['Hello!']);
 });
 
-test('settings entered in the options page are used for the next message', async () => {
+test('settings entered in the options page pass the connection test, survive a reload and are used for the next message', async () => {
   const options = await ff.openExtensionPage('options.html');
   await options.waitForSelector('[data-testid="provider-kind"]');
   await options.select('[data-testid="provider-kind"]', 'openai-compatible');
@@ -111,8 +111,31 @@ test('settings entered in the options page are used for the next message', async
   await set('[data-testid="base-url"]', `${llm.url}/v1`);
   await set('[data-testid="api-key"]', 'sk-from-options');
   await set('[data-testid="model"]', 'gpt-4o-mini');
+  expect(await options.$eval('[data-testid="api-key"]', (el) => (el as HTMLInputElement).type)).toBe('password');
+  await options.click('[data-testid="toggle-key"]');
+  expect(await options.$eval('[data-testid="api-key"]', (el) => (el as HTMLInputElement).type)).toBe('text');
   await options.click('[data-testid="test-connection"]');
-  await waitFor(() => options.$eval('[data-testid="settings-status"]', (el) => /2 models found/.test(el.textContent ?? '')), { what: 'the connection test result' });
+  const status = () => options.$eval('[data-testid="settings-status"]', (el) => el.textContent ?? '');
+  await waitFor(async () => /2 models found/.test(await status()), { what: 'the connection test result' });
+  expect(await status()).toBe('Connected: 2 models found. “gpt-4o-mini” is on the server and supports tools.');
+  expect(await options.$$eval('[data-testid="model-choice"] option', (els) => els.map((o) => (o as HTMLOptionElement).value).filter(Boolean))).toEqual(['llama3.2:3b', 'gpt-4o-mini']);
+
+  // Agent settings persist: change them, save, reload the page and read them back.
+  await options.select('[data-testid="tool-call-mode"]', 'xml');
+  await set('[data-testid="step-limit"]', '7');
+  await options.click('[data-testid="save"]');
+  await waitFor(async () => (await status()) === 'Settings saved.', { what: 'the save confirmation' });
+  // Firefox sends no load events for extension pages over BiDi, so reload from inside and poll.
+  await options.evaluate(() => {
+    (window as unknown as { beforeReload?: boolean }).beforeReload = true;
+    setTimeout(() => location.reload(), 0);
+  });
+  await waitFor(() => options.evaluate(() => !('beforeReload' in window) && !!document.querySelector('[data-testid="tool-call-mode"]')), { what: 'the reloaded options page' });
+  const fields = await options.$$eval('[data-testid="tool-call-mode"], [data-testid="step-limit"], [data-testid="model"], [data-testid="api-key"]', (els) =>
+    els.map((el) => [el.getAttribute('data-testid'), (el as HTMLInputElement).value]),
+  );
+  expect(Object.fromEntries(fields)).toEqual({ 'tool-call-mode': 'xml', 'step-limit': '7', model: 'gpt-4o-mini', 'api-key': 'sk-from-options' });
+  expect(await options.$eval('[data-testid="api-key"]', (el) => (el as HTMLInputElement).type)).toBe('password');
   await options.close();
 
   llm.script({ text: 'Configured from the options page.' });
