@@ -6,6 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import { waitFor } from '../support/firefox';
 import { agentHarness } from '../support/agent-harness';
+import { captureDownloads, downloadedFiles } from '../support/downloads';
 import { SidebarDriver } from '../support/sidebar-driver';
 import { act, finish, transcript } from '../support/page-model';
 
@@ -137,25 +138,12 @@ test('the audit log shows every step with its decision, and no secret in clear; 
   await waitFor(async () => (await options.$$eval('[data-testid="audit-row"]', (els) => els.every((e) => e.getAttribute('data-decision') === 'denied'))), { what: 'only denied rows' });
 
   // Exports: what the user would save, caught at the object URL (the file itself is not written).
-  await options.evaluate(() => {
-    const saved: Record<string, Promise<string>> = ((window as unknown as { saved: typeof saved }).saved = {});
-    const create = URL.createObjectURL.bind(URL);
-    let last: Promise<string> | undefined;
-    URL.createObjectURL = (blob: Blob) => ((last = blob.text()), create(blob));
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      if (last) saved[this.download] = last;
-    };
-  });
+  await captureDownloads(options);
   await options.select('[data-testid="audit-filter-decision"]', '');
   await options.click('[data-testid="audit-export-json"]');
   await options.click('[data-testid="audit-export-csv"]');
-  const saved = await waitFor(() =>
-    options.evaluate(async () => {
-      const files = (window as unknown as { saved: Record<string, Promise<string>> }).saved;
-      return files['foxagent-audit.json'] && files['foxagent-audit.csv'] ? { json: await files['foxagent-audit.json'], csv: await files['foxagent-audit.csv'] } : undefined;
-    }),
-    { what: 'both exports' },
-  );
+  const files = await downloadedFiles(options, 2);
+  const saved = { json: files['foxagent-audit.json']!, csv: files['foxagent-audit.csv']! };
   const exported = JSON.parse(saved.json) as { tool: string; decision: string }[];
   expect(exported.length).toBe(rows.length);
   expect(exported).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'navigate', decision: 'denied' })]));

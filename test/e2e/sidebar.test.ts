@@ -6,6 +6,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { agentHarness } from '../support/agent-harness';
+import { captureDownloads, downloadedFiles } from '../support/downloads';
 import { waitFor } from '../support/firefox';
 import { act, finish, transcript } from '../support/page-model';
 import { SidebarDriver } from '../support/sidebar-driver';
@@ -149,4 +150,75 @@ test('the model picker lists the server’s models; the chat uses the one picked
   // A new chat starts on the default.
   await h.sidebar.newChat();
   await waitFor(() => h.sidebar.page.$eval(picker, (el) => (el as HTMLSelectElement).value === ''), { what: 'the default model in a new chat' });
+});
+
+test('the chats drawer: new chat, search, switch, rename, delete, and export as Markdown and JSON', async () => {
+  h.llm.script({ text: 'Bread needs flour, water, salt and yeast.' }, { text: 'Use a pan.' });
+  await h.sidebar.send('How do I bake bread?');
+  await h.sidebar.waitForAnswer('Bread needs flour');
+  await h.sidebar.waitForIdle();
+  await h.sidebar.newChat();
+  await h.sidebar.send('How do I fry an egg?');
+  await h.sidebar.waitForAnswer('Use a pan.');
+  await h.sidebar.waitForIdle();
+
+  const page = h.sidebar.page;
+  const items = () => page.$$eval('[data-testid="conversation-item"]', (els) => els.map((e) => e.textContent ?? ''));
+  await h.sidebar.press('[data-testid="toggle-chats"]');
+  await waitFor(async () => (await items()).some((t) => t.includes('bake bread')) && (await items()).some((t) => t.includes('fry an egg')), { what: 'both chats listed' });
+
+  // Search narrows the list.
+  const search = '[data-testid="conversation-list"] input[type="search"]';
+  await page.$eval(search, (el) => {
+    const input = el as HTMLInputElement;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, 'bread');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await waitFor(async () => (await items()).length === 1 && (await items())[0]!.includes('bake bread'), { what: 'only the bread chat' });
+
+  // Switch to it: its messages come back.
+  await page.$eval('[data-testid="conversation-item"] button[aria-current]', (el) => (el as HTMLElement).click());
+  await waitFor(async () => (await h.sidebar.userTexts()).join() === 'How do I bake bread?', { what: 'the bread chat to open' });
+  // Picking a chat closes the drawer; open it again for the rest.
+  await waitFor(async () => !(await page.$('[data-testid="conversation-list"]')), { what: 'the drawer to close' });
+  await h.sidebar.press('[data-testid="toggle-chats"]');
+  await page.waitForSelector('[data-testid="export-md"]');
+
+  // Export what is open.
+  await captureDownloads(page);
+  await h.sidebar.press('[data-testid="export-md"]');
+  await h.sidebar.press('[data-testid="export-json"]');
+  const files = await downloadedFiles(page, 2);
+  const markdownName = Object.keys(files).find((n) => n.endsWith('.md'))!;
+  expect(markdownName).toMatch(/^foxagent-how-do-i-bake-bread.*\.md$/);
+  expect(files[markdownName]).toMatch(/## You\s+How do I bake bread\?[\s\S]*## FoxAgent\s+Bread needs flour/);
+  const json = JSON.parse(files[Object.keys(files).find((n) => n.endsWith('.json'))!]!) as { messages: { content: string }[] };
+  expect(json.messages.map((m) => m.content)).toEqual(['How do I bake bread?', 'Bread needs flour, water, salt and yeast.']);
+
+  // Rename it.
+  await h.sidebar.press('[data-testid="conversation-item"] button[aria-label="Rename chat"]');
+  await page.waitForSelector('[data-testid="conversation-list"] form input');
+  await page.$eval('[data-testid="conversation-list"] form input', (el) => {
+    const input = el as HTMLInputElement;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, 'Bread');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    input.form!.requestSubmit();
+  });
+  await waitFor(async () => (await items())[0]?.startsWith('Bread'), { what: 'the new name' });
+
+  // Delete it: the other chat remains, and is what the sidebar shows.
+  await page.$eval(search, (el) => {
+    const input = el as HTMLInputElement;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await waitFor(async () => (await items()).length >= 2, { what: 'the whole list' });
+  await page.$$eval('[data-testid="conversation-item"]', (els) => {
+    const bread = els.find((e) => e.textContent?.startsWith('Bread'));
+    bread?.querySelector<HTMLButtonElement>('button[aria-label="Delete chat"]')?.click();
+  });
+  await waitFor(async () => !(await items()).some((t) => t.startsWith('Bread')), { what: 'the bread chat to go' });
+  expect((await items()).some((t) => t.includes('fry an egg'))).toBe(true);
+  await waitFor(async () => !(await h.sidebar.userTexts()).includes('How do I bake bread?'), { what: 'the deleted chat to leave the view' });
+  await h.sidebar.press('[data-testid="toggle-chats"]');
 });

@@ -1,11 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import browser from 'webextension-polyfill';
-import type { ModelInfo, UiReplyMap } from '../../shared/protocol';
 import { t } from '../../ui/i18n';
-import { backgroundPort } from '../lib/port';
 import { useChat } from '../stores/chat';
-
-type Tools = UiReplyMap['tools/list'];
+import { useSettings } from '../stores/settings';
 
 /**
  * The model this chat talks to, picked from the provider's live list (the settings' default
@@ -14,25 +11,10 @@ type Tools = UiReplyMap['tools/list'];
 export function ModelBar() {
   const conversation = useChat((s) => s.conversation);
   const setModel = useChat((s) => s.setModel);
-  const [models, setModels] = useState<ModelInfo[]>([]);
-  const [fallback, setFallback] = useState('');
-  const [listError, setListError] = useState<string>();
-  const [tools, setTools] = useState<Tools>([]);
-
-  const refresh = useCallback(async () => {
-    try {
-      const [settings, found] = await Promise.all([backgroundPort.request({ type: 'settings/get' }), backgroundPort.request({ type: 'models/list' })]);
-      setFallback(settings.provider.model);
-      setModels(found);
-      setListError(undefined);
-    } catch (error) {
-      setListError(error instanceof Error ? error.message : String(error));
-    }
-  }, []);
+  const { settings, models, listError, tools, refresh } = useSettings();
 
   useEffect(() => {
     void refresh();
-    void backgroundPort.request({ type: 'tools/list' }).then(setTools, () => setTools([]));
     // New settings (another provider, server or default model): list again.
     const onChanged = (changes: Record<string, unknown>) => {
       if ('settings' in changes) void refresh();
@@ -41,6 +23,7 @@ export function ModelBar() {
     return () => browser.storage.onChanged.removeListener(onChanged);
   }, [refresh]);
 
+  const fallback = settings?.provider.model ?? '';
   const chosen = conversation?.model ?? '';
   const ids = models.map((m) => m.id);
   // A chosen model the server no longer lists stays visible, so the choice is never hidden.
@@ -62,11 +45,7 @@ export function ModelBar() {
           <option key={id} value={id}>{id}</option>
         ))}
       </select>
-      <span
-        data-testid="tool-badge"
-        title={tools.map((tool) => tool.name).join(', ')}
-        className="whitespace-nowrap rounded-full border border-line px-2 py-0.5 text-muted"
-      >
+      <span data-testid="tool-badge" title={tools.map((tool) => tool.name).join(', ')} className="whitespace-nowrap rounded-full border border-line px-2 py-0.5 text-muted">
         {info?.tools === false ? t('toolBadgeText', String(tools.length)) : t('toolBadge', String(tools.length))}
       </span>
     </div>

@@ -10,6 +10,8 @@ export interface ChatState {
   running: boolean;
   status: AgentStatus | undefined;
   load(): Promise<void>;
+  /** Shows this conversation (another chat was picked, or the open one was deleted). */
+  show(conversation: Conversation): void;
   send(text: string): Promise<boolean>;
   /** Replaces one of the user's messages and answers it again. */
   edit(messageId: string, text: string): Promise<boolean>;
@@ -63,6 +65,8 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
           set({ notice: toNotice(error) });
         }
       },
+
+      show: (conversation) => set({ conversation, running: isRunning(conversation), status: undefined, notice: undefined }),
 
       send: (text) => (text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text }))) : Promise.resolve(false)),
 

@@ -31,7 +31,7 @@ export function createConversationsStore(port: BackgroundPort = backgroundPort) 
     },
     async switchTo(id) {
       const conversation = await port.request({ type: 'conversation/get', conversationId: id });
-      useChat.setState({ conversation, notice: undefined });
+      useChat.getState().show(conversation);
       set({ open: false });
     },
     async rename(id, title) {
@@ -40,7 +40,7 @@ export function createConversationsStore(port: BackgroundPort = backgroundPort) 
     },
     async remove(id) {
       const next = await port.request({ type: 'conversation/delete', conversationId: id });
-      useChat.setState({ conversation: next });
+      useChat.getState().show(next);
       await get().search(get().query);
     },
   }));

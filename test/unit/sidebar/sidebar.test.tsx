@@ -14,6 +14,7 @@ import { conversationToJson, conversationToMarkdown } from '../../../src/sidebar
 import { useChat } from '../../../src/sidebar/stores/chat';
 import { useDraft } from '../../../src/sidebar/stores/draft';
 import { usePermissions } from '../../../src/sidebar/stores/permissions';
+import { useSettings } from '../../../src/sidebar/stores/settings';
 
 const conversation = (messages: Conversation['messages'] = [], over: Partial<Conversation> = {}): Conversation => ({ id: 'c1', title: '', createdAt: 1, updatedAt: 1, messages, ...over });
 const user = (id: string, content: string) => ({ id, role: 'user' as const, content, createdAt: 1 });
@@ -37,6 +38,7 @@ beforeEach(() => {
   };
   useChat.setState({ conversation: undefined, notice: undefined, running: false, status: undefined });
   usePermissions.setState({ pending: [], failure: undefined });
+  useSettings.setState({ settings: undefined, models: [], listError: undefined, tools: [] });
   useDraft.setState({ text: '' });
 });
 
@@ -273,4 +275,17 @@ test('a password the agent typed is shown and exported as [redacted], never in c
     expect(file).toContain('[redacted]');
     expect(file).not.toContain('hunter2');
   }
+});
+
+test('the status bar shows the mode, step n of the limit and the last action while the agent works', async () => {
+  current = conversation([{ ...user('u1', 'Click subscribe'), intent: { kind: 'action', reason: 'asks to act', by: 'rules' } }, assistant('a1', '', 'streaming')]);
+  await renderApp();
+  expect(screen.queryByTestId('agent-status')).toBeNull();
+  act(() => background.emit({ type: 'agent/status', status: { conversationId: 'c1', running: true, step: 2, stepLimit: 10, toolMode: 'xml', lastAction: 'click' } }));
+  const bar = screen.getByRole('status');
+  expect(within(bar).getByTestId('agent-mode').textContent).toBe('Agent');
+  expect(bar.textContent).toContain('Step 2 of 10');
+  expect(bar.textContent).toContain('click');
+  act(() => background.emit({ type: 'agent/status', status: { conversationId: 'c1', running: false, step: 3, stepLimit: 10 } }));
+  expect(screen.queryByTestId('agent-status')).toBeNull();
 });
