@@ -48,24 +48,24 @@ export function AuditSection() {
         <p className="text-sm text-muted">{t('auditEmpty')}</p>
       ) : (
         <div className="overflow-x-auto">
-        <table className="w-full text-left text-xs [&_td]:px-1 [&_td]:py-0.5 [&_th]:px-1">
-          <thead>
-            <tr><th>{t('auditTime')}</th><th>{t('auditTool')}</th><th>{t('ruleSite')}</th><th>{t('auditTier')}</th><th>{t('auditDecision')}</th><th>{t('auditOutcome')}</th><th>{t('auditArgs')}</th></tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id} data-testid="audit-row" data-tool={e.tool} data-decision={e.decision} data-by={e.decidedBy} data-tier={e.tier} data-outcome={e.outcome} className="border-t border-line align-top">
-                <td>{new Date(e.time).toLocaleString()}</td>
-                <td className="font-mono">{e.tool}</td>
-                <td className="break-all">{e.origin}</td>
-                <td>{e.tier}</td>
-                <td title={e.why}>{e.decision} ({e.decidedBy})</td>
-                <td>{e.outcome}{e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ''}</td>
-                <td className="break-all font-mono">{JSON.stringify(e.args)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          <table className="w-full text-left text-xs [&_td]:px-1 [&_td]:py-0.5 [&_th]:px-1">
+            <thead>
+              <tr><th>{t('auditTime')}</th><th>{t('auditTool')}</th><th>{t('ruleSite')}</th><th>{t('auditTier')}</th><th>{t('auditDecision')}</th><th>{t('auditOutcome')}</th><th>{t('auditArgs')}</th></tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id} data-testid="audit-row" data-tool={e.tool} data-decision={e.decision} data-by={e.decidedBy} data-tier={e.tier} data-outcome={e.outcome} className="border-t border-line align-top">
+                  <td>{new Date(e.time).toLocaleString()}</td>
+                  <td className="font-mono">{e.tool}</td>
+                  <td className="break-all">{e.origin}</td>
+                  <td>{e.tier}</td>
+                  <td title={e.why}>{e.decision} ({e.decidedBy})</td>
+                  <td>{e.outcome}{e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ''}</td>
+                  <td className="break-all font-mono">{JSON.stringify(e.args)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </section>

@@ -45,25 +45,25 @@ export function PermissionsSection() {
         <p data-testid="no-rules" className="text-sm text-muted">{t('noRules')}</p>
       ) : (
         <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm [&_td]:px-1 [&_td]:py-0.5 [&_th]:px-1">
-          <thead>
-            <tr><th>{t('ruleSite')}</th><th>{t('ruleSubject')}</th><th>{t('rulePolicy')}</th><th /></tr>
-          </thead>
-          <tbody>
-            {rules.map((rule) => (
-              <tr key={`${rule.origin}|${rule.subject}`} data-testid="rule" data-origin={rule.origin} data-subject={rule.subject} data-policy={rule.policy}>
-                <td className="break-all">{rule.origin === '*' ? t('everySite') : rule.origin}</td>
-                <td>{subjectLabel(rule.subject)}</td>
-                <td>{t(`policy_${rule.policy}`)}</td>
-                <td>
-                  <button type="button" data-testid="revoke-rule" className="rounded border border-line px-2 py-0.5" onClick={() => void run(async () => setRules(await backgroundPort.request({ type: 'policies/remove', origin: rule.origin, subject: rule.subject })))}>
-                    {t('revoke')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          <table className="w-full text-left text-sm [&_td]:px-1 [&_td]:py-0.5 [&_th]:px-1">
+            <thead>
+              <tr><th>{t('ruleSite')}</th><th>{t('ruleSubject')}</th><th>{t('rulePolicy')}</th><th /></tr>
+            </thead>
+            <tbody>
+              {rules.map((rule) => (
+                <tr key={`${rule.origin}|${rule.subject}`} data-testid="rule" data-origin={rule.origin} data-subject={rule.subject} data-policy={rule.policy}>
+                  <td className="break-all">{rule.origin === '*' ? t('everySite') : rule.origin}</td>
+                  <td>{subjectLabel(rule.subject)}</td>
+                  <td>{t(`policy_${rule.policy}`)}</td>
+                  <td>
+                    <button type="button" data-testid="revoke-rule" className="rounded border border-line px-2 py-0.5" onClick={() => void run(async () => setRules(await backgroundPort.request({ type: 'policies/remove', origin: rule.origin, subject: rule.subject })))}>
+                      {t('revoke')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
       <form onSubmit={add} className="flex flex-wrap items-end gap-2 text-sm">

@@ -13,7 +13,10 @@ export const MAX_AUDIT_ENTRIES = 2000;
 /** Every tool invocation, newest last; the oldest roll off past the bound. */
 export class AuditLog {
   private entries: AuditEntry[] | undefined;
+  /** Entries waiting for the next write. */
+  private queued: AuditEntry[] = [];
   private writing: Promise<void> = Promise.resolve();
+  private nextWrite: Promise<void> | undefined;
 
   constructor(
     private readonly storage: AuditStorage,
@@ -21,7 +24,7 @@ export class AuditLog {
   ) {}
 
   async list(filter: { conversationId?: string; tool?: string; origin?: string; decision?: AuditEntry['decision'] } = {}): Promise<AuditEntry[]> {
-    const all = await this.load();
+    const all = [...(await this.load()), ...this.queued];
     return all.filter(
       (e) =>
         (!filter.conversationId || e.conversationId === filter.conversationId) &&
@@ -31,18 +34,28 @@ export class AuditLog {
     );
   }
 
+  /**
+   * Adds an entry. Writes are serialised so that appends never drop each other, and one write
+   * carries every entry appended while the previous one was running: the whole log is stored
+   * each time, so a busy agent does not pay for it per call.
+   */
   append(entry: AuditEntry): Promise<void> {
-    // Writes are serialised so that concurrent appends never drop each other.
-    this.writing = this.writing.then(async () => {
-      const all = await this.load();
-      all.push(entry);
-      if (all.length > this.max) all.splice(0, all.length - this.max);
-      await this.storage.set({ [KEY]: all });
-    });
-    return this.writing;
+    this.queued.push(entry);
+    if (!this.nextWrite) {
+      this.nextWrite = this.writing.then(async () => {
+        this.nextWrite = undefined;
+        const all = await this.load();
+        all.push(...this.queued.splice(0));
+        if (all.length > this.max) all.splice(0, all.length - this.max);
+        await this.storage.set({ [KEY]: all });
+      });
+      this.writing = this.nextWrite;
+    }
+    return this.nextWrite;
   }
 
   async clear(): Promise<void> {
+    this.queued = [];
     this.entries = [];
     await this.storage.set({ [KEY]: [] });
   }

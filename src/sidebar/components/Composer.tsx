@@ -1,5 +1,6 @@
-import { useEffect, type KeyboardEvent } from 'react';
+import { useEffect } from 'react';
 import { t } from '../../ui/i18n';
+import { sendOnEnter } from '../lib/keys';
 import { useChat } from '../stores/chat';
 import { useDraft } from '../stores/draft';
 import { ModelBar } from './ModelBar';
@@ -22,44 +23,39 @@ export function Composer() {
     if (!(await send(message))) setText(message);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      void submit();
-    }
-  };
+  const onKeyDown = sendOnEnter(() => void submit());
 
   return (
     <div className="border-t border-line">
-    <ModelBar />
-    <form
-      className="flex items-end gap-2 p-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <textarea
-        data-testid="composer"
-        aria-label={t('composerLabel')}
-        placeholder={t('composerPlaceholder')}
-        rows={2}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
-        className="min-h-10 min-w-0 flex-1 resize-none rounded border border-line bg-surface p-2 text-sm"
-      />
-      <VoiceButton />
-      {running ? (
-        <button type="button" data-testid="stop" onClick={() => void stop()} className="rounded bg-error px-3 py-2 text-sm text-white">
-          {t('stop')}
-        </button>
-      ) : (
-        <button type="submit" data-testid="send" disabled={!text.trim()} className="rounded bg-accent px-3 py-2 text-sm text-on-accent disabled:opacity-50">
-          {t('send')}
-        </button>
-      )}
-    </form>
+      <ModelBar />
+      <form
+        className="flex items-end gap-2 p-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <textarea
+          data-testid="composer"
+          aria-label={t('composerLabel')}
+          placeholder={t('composerPlaceholder')}
+          rows={2}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          className="min-h-10 min-w-0 flex-1 resize-none rounded border border-line bg-surface p-2 text-sm"
+        />
+        <VoiceButton />
+        {running ? (
+          <button type="button" data-testid="stop" onClick={() => void stop()} className="rounded bg-error px-3 py-2 text-sm text-white">
+            {t('stop')}
+          </button>
+        ) : (
+          <button type="submit" data-testid="send" disabled={!text.trim()} className="rounded bg-accent px-3 py-2 text-sm text-on-accent disabled:opacity-50">
+            {t('send')}
+          </button>
+        )}
+      </form>
     </div>
   );
 }

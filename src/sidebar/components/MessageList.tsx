@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AssistantMessage, ChatMessage, UserMessage } from '../../shared/conversation';
 import { t } from '../../ui/i18n';
+import { sendOnEnter } from '../lib/keys';
 import { useChat } from '../stores/chat';
 import { Markdown } from './Markdown';
 import { Notice } from './Notice';
@@ -59,13 +60,7 @@ function UserBubble({ message }: { message: UserMessage }) {
           rows={Math.min(8, draft.split('\n').length + 1)}
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setDraft(undefined);
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              void resend();
-            }
-          }}
+          onKeyDown={(e) => (e.key === 'Escape' ? setDraft(undefined) : sendOnEnter(() => void resend())(e))}
           className="w-full resize-none rounded border border-line bg-surface p-1 text-sm"
         />
         <p className="text-xs text-muted">{t('editMessageHint')}</p>

@@ -108,6 +108,20 @@ describe('audit log', () => {
     expect(await log.list()).toEqual([]);
   });
 
+  test('appends made while a write runs go out together in the next write, none lost, in order', async () => {
+    const storage = new MemoryStorage();
+    let writes = 0;
+    const slow = { get: (k: string) => storage.get(k), set: async (items: Record<string, unknown>) => (writes++, await new Promise((r) => setTimeout(r, 20)), storage.set(items)) };
+    const log = new AuditLog(slow);
+    const first = log.append(entry(1));
+    const rest = [2, 3, 4, 5, 6].map((i) => log.append(entry(i)));
+    // Listed at once, before they are written.
+    expect((await log.list()).map((e) => e.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
+    await Promise.all([first, ...rest]);
+    expect(writes).toBeLessThanOrEqual(2);
+    expect((await new AuditLog(storage).list()).map((e) => e.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
+  });
+
   test('CSV quotes every cell and defuses formulas', () => {
     const csv = auditToCsv([entry(1, { summary: '=HYPERLINK("http://evil")', args: { text: 'a,b' } })]);
     expect(csv.split('\n')[0]).toMatch(/^time,conversationId,tool/);
