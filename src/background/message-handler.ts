@@ -58,7 +58,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'sensitive-sites/get': () => deps.policies.sensitiveSites(),
     'sensitive-sites/set': async (r) => {
-      await deps.policies.setSensitiveSites(r.origins.map((o) => o.trim()).filter(Boolean));
+      await deps.policies.setSensitiveSites(r.origins);
       return deps.policies.sensitiveSites();
     },
     'audit/list': async (r) => (await deps.audit.list(r.filter ?? {})).slice(-500).reverse(),

@@ -21,6 +21,20 @@ export const PolicyRuleSchema = z.object({
 export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
 
 /**
+ * The origin of a URL (`example.org/x` is taken as https). Pages without a host (file:, about:)
+ * share one "origin" per scheme, e.g. `file:`, as the permission engine sees them.
+ */
+export function originOfUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
+    return parsed.origin === 'null' ? parsed.protocol : parsed.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The origin a user means by what they typed in a rule or the sensitive-site list: `*` for every
  * site, `bank.example` or `https://bank.example/login` for `https://bank.example`, `file:` for
  * every local file.
@@ -28,15 +42,10 @@ export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
 export function siteOrigin(input: string): string {
   const text = input.trim();
   if (text === '*') return '*';
-  // Pages without a host (file:, about:) share one "origin" per scheme, as the engine sees them.
   if (/^[a-z][a-z0-9+.-]*:$/i.test(text)) return text.toLowerCase();
-  let origin = 'null';
-  try {
-    origin = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).origin;
-  } catch {
-    // reported below
-  }
-  if (origin === 'null' || !text) throw new Error(`“${text}” is not a site address: write it like https://example.org, or * for every site.`);
+  // Without "://" it is a host (perhaps with a port), not a scheme.
+  const origin = text ? originOfUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`) : undefined;
+  if (!origin) throw new Error(`“${text}” is not a site address: write it like https://example.org, or * for every site.`);
   return origin;
 }
 

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ConversationSchema, UserErrorSchema } from './conversation';
 import { SettingsSchema } from './settings';
-import { PolicySchema, type AuditEntry, type PolicyRule } from './permissions';
+import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
 export const SIDEBAR_PORT = 'sidebar';
 
@@ -29,7 +29,7 @@ export const PermissionRequestSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
   tool: z.string(),
-  risk: z.enum(['read', 'interact', 'navigate', 'sensitive']),
+  risk: RiskSchema,
   args: z.record(z.string(), z.unknown()),
   reason: z.string().optional(),
   origin: z.string().optional(),
@@ -101,7 +101,7 @@ export interface UiReplyMap {
   'conversation/rename': { renamed: boolean };
   'conversation/delete': z.infer<typeof ConversationSchema>;
   'conversation/set-model': z.infer<typeof ConversationSchema>;
-  'tools/list': { name: string; risk: 'read' | 'interact' | 'navigate' | 'sensitive' }[];
+  'tools/list': { name: string; risk: Risk }[];
   'settings/get': z.infer<typeof SettingsSchema>;
   'settings/save': z.infer<typeof SettingsSchema>;
   'models/list': ModelInfo[];

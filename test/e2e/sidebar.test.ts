@@ -23,10 +23,13 @@ async function recordRowStatuses(): Promise<() => Promise<string[]>> {
   await h.sidebar.page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { rowStatuses: string[] }).rowStatuses = seen;
+    // Each row's own last status, so that rows changing in turn do not repeat each other's.
+    const last = new Map<number, string>();
     const note = () => {
-      for (const row of document.querySelectorAll('[data-testid="tool-row"]')) {
+      for (const [i, row] of [...document.querySelectorAll('[data-testid="tool-row"]')].entries()) {
         const status = `${row.getAttribute('data-tool')}:${row.getAttribute('data-status')}`;
-        if (seen.at(-1) !== status) seen.push(status);
+        if (last.get(i) !== status) seen.push(status);
+        last.set(i, status);
       }
     };
     new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });

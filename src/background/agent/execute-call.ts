@@ -47,21 +47,21 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
 
   const gateCall = { tool, args, call };
   const gateScope: GateScope = { conversationId: scope.conversationId, tabId: scope.task.tabId, task: scope.task, context: scope.context };
-  const verdict = await deps.gate.decide(gateCall, gateScope, (masked) => report('waiting_permission', masked?.length ? { masked } : {}), signal);
-  const masked = verdict.masked?.length ? { masked: verdict.masked } : {};
+  const verdict = await deps.gate.decide(gateCall, gateScope, (masked) => report('waiting_permission', { masked }), signal);
+  const { masked } = verdict;
   if (!verdict.allowed) {
     const content = `The user did not allow this action (${verdict.reason}). Do not try it again; choose another way or tell the user what you need.`;
-    report('denied', { content, preview: verdict.reason, ...masked });
+    report('denied', { content, preview: verdict.reason, masked });
     deps.gate.settled?.(gateCall, gateScope, verdict, { status: 'denied', summary: verdict.reason });
     return { ok: false, content };
   }
 
-  report('running', masked);
+  report('running', { masked });
   const started = now();
   const result = await runWithTimeout(() => tool.run(args, { signal: combined(signal, tool.timeoutMs), conversationId: scope.conversationId, task: scope.task }), tool.timeoutMs, signal);
   const content = truncateResult(result.content, deps.limits.toolResultChars);
   const durationMs = now() - started;
-  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), durationMs, ...masked });
+  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), durationMs, masked });
   deps.gate.settled?.(gateCall, gateScope, verdict, { status: result.ok ? 'done' : 'failed', durationMs, summary: result.preview ?? firstLine(content) });
   if (tool.risk !== 'read') deps.dedup.clear();
   deps.dedup.remember(signature, firstLine(content));

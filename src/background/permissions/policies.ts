@@ -76,7 +76,8 @@ export class PolicyStore {
   }
 
   async setSensitiveSites(origins: string[]): Promise<void> {
-    this.sensitive = [...new Set(origins.map(siteOrigin).filter((o) => o !== '*'))];
+    const typed = origins.map((o) => o.trim()).filter(Boolean);
+    this.sensitive = [...new Set(typed.map(siteOrigin).filter((o) => o !== '*'))];
     await this.storage.set({ [SENSITIVE_SITES_KEY]: this.sensitive });
   }
 }

@@ -8,7 +8,8 @@ import type { AuditEntry, AuditLog } from './audit-log';
 import { evaluate, type CallFacts, type Evaluation } from './engine';
 import type { PolicyStore } from './policies';
 import type { PermissionPrompter } from './prompter';
-import { maskedKeys, redactArgs } from './redact';
+import { originOfUrl } from '../../shared/permissions';
+import { redactArgs } from './redact';
 import type { TargetInfo } from './tiers';
 
 export interface PolicyGateDeps {
@@ -29,16 +30,6 @@ interface Decided {
 }
 
 const NAVIGATING = new Set(['navigate', 'open_tab']);
-
-export function originOfUrl(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
-    return parsed.origin === 'null' ? `${parsed.protocol}` : parsed.origin;
-  } catch {
-    return undefined;
-  }
-}
 
 export class PolicyGate implements PermissionGate {
   /** "Allow once" for an interaction holds for that site for the rest of the conversation. */
@@ -63,7 +54,9 @@ export class PolicyGate implements PermissionGate {
     };
     const evaluation = await evaluate(facts, rules);
     this.decided.set(gateCall.call, { facts, evaluation });
-    const secret = maskedKeys(gateCall.args, facts.target);
+    // What the user may see of the arguments, and which of them are secret for this target.
+    const shown = redactArgs(gateCall.args, facts.target);
+    const secret = Object.keys(shown).filter((k) => shown[k] !== gateCall.args[k]);
     const masked = secret.length ? { masked: secret } : {};
 
     if (evaluation.policy === 'allow') return { allowed: true, by: 'policy', ...masked };
@@ -72,14 +65,13 @@ export class PolicyGate implements PermissionGate {
     const signature = callSignature(facts);
     if (denied?.has(signature)) return { allowed: false, by: 'user', reason: 'the user already refused this exact action in this task; do not ask for it again', ...masked };
 
-    onAsk(secret);
-    const args = redactArgs(gateCall.args, facts.target);
+    onAsk(masked.masked);
     const answer = await this.deps.prompter.ask(
       {
         conversationId: scope.conversationId,
         tool: gateCall.tool.name,
         risk: evaluation.tier,
-        args,
+        args: shown,
         origin: facts.origin,
         reason: typeof gateCall.args.reason === 'string' ? gateCall.args.reason : undefined,
         why: evaluation.why,

@@ -2,12 +2,6 @@ import { isSensitiveField, type TargetInfo } from './tiers';
 
 const SECRET_KEY = /pass(word)?|secret|token|api.?key|otp|pin|cvv|cvc|card/i;
 
-/** The argument names `redactArgs` hides for this call. */
-export function maskedKeys(args: Record<string, unknown>, target?: TargetInfo): string[] {
-  const redacted = redactArgs(args, target);
-  return Object.keys(args).filter((key) => redacted[key] !== args[key]);
-}
-
 /** Arguments fit for a log: secrets, and whatever was typed into a sensitive field, hidden. */
 export function redactArgs(args: Record<string, unknown>, target?: TargetInfo): Record<string, unknown> {
   const out: Record<string, unknown> = {};

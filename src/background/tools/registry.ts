@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import type { Risk } from '../../shared/permissions';
 import type { ToolCall, ToolSpec } from '../llm/types';
 
 /** How much harm a tool can do; the permission engine starts from this. */
-export type Risk = 'read' | 'interact' | 'navigate' | 'sensitive';
+export type { Risk };
 
 /** What a task carries from one tool call to the next. */
 export interface TaskState {

@@ -51,20 +51,22 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
       }
     };
 
+    /** Shows the conversation the background answers with, or why it could not. */
+    const open = async (request: Promise<Conversation>): Promise<void> => {
+      try {
+        get().show(await request);
+      } catch (error) {
+        set({ notice: toNotice(error) });
+      }
+    };
+
     return {
       conversation: undefined,
       notice: undefined,
       running: false,
       status: undefined,
 
-      async load() {
-        try {
-          const conversation = await port.request({ type: 'conversation/get' });
-          set({ conversation, running: isRunning(conversation), notice: undefined });
-        } catch (error) {
-          set({ notice: toNotice(error) });
-        }
-      },
+      load: () => open(port.request({ type: 'conversation/get' })),
 
       show: (conversation) => set({ conversation, running: isRunning(conversation), status: undefined, notice: undefined }),
 
@@ -86,14 +88,7 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
         await attempt(async (conversationId) => set({ conversation: await port.request({ type: 'conversation/set-model', conversationId, model }) }));
       },
 
-      async newChat() {
-        try {
-          const conversation = await port.request({ type: 'conversation/new' });
-          set({ conversation, running: false, notice: undefined });
-        } catch (error) {
-          set({ notice: toNotice(error) });
-        }
-      },
+      newChat: () => open(port.request({ type: 'conversation/new' })),
 
       apply(event) {
         const current = get().conversation;
