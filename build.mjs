@@ -7,7 +7,8 @@ import * as esbuild from 'esbuild';
 import { build as viteBuild } from 'vite';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.join(root, 'dist');
+// FOXAGENT_DIST builds elsewhere (several builds side by side); dist/ by default.
+const dist = path.resolve(root, process.env.FOXAGENT_DIST || 'dist');
 const watch = process.argv.includes('--watch');
 const production = process.env.NODE_ENV !== 'development' && !watch;
 

@@ -13,7 +13,7 @@ export default defineConfig({
   base: './',
   plugins: [react(), tailwindcss()],
   build: {
-    outDir: path.join(root, 'dist'),
+    outDir: path.resolve(root, process.env.FOXAGENT_DIST || 'dist'),
     emptyOutDir: false,
     target: 'firefox140',
     modulePreload: false,

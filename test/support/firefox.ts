@@ -10,7 +10,8 @@ export const ADDON_ID = 'foxagent@foxagent.dev';
 /** Pinned so tests know the extension's moz-extension:// origin in advance. */
 export const EXTENSION_UUID = '5e5e0a9e-f0a4-4a6e-9c55-f0a9e17a0001';
 export const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
-export const DIST_DIR = path.resolve(__dirname, '../../dist');
+/** The built extension: dist/, or FOXAGENT_DIST when builds are kept apart. */
+export const DIST_DIR = path.resolve(__dirname, '../..', process.env.FOXAGENT_DIST || 'dist');
 
 export function firefoxBinary(): string {
   const candidates = [process.env.FIREFOX_BIN, '/usr/bin/firefox-esr', '/usr/bin/firefox'].filter((p): p is string => Boolean(p));
