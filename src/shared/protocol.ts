@@ -33,6 +33,11 @@ export const PermissionRequestSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   reason: z.string().optional(),
   origin: z.string().optional(),
+  /**
+   * What exactly the call acts on, in words the user can check: the element (role, name, the form
+   * it belongs to), the tab (title and site) or the destination. Shown in the question.
+   */
+  target: z.string().optional(),
   /** Why the engine asks: its rule, or what it escalated. */
   why: z.string().optional(),
   /** Whether "always allow on this site" may be offered (never for sensitive actions). */
