@@ -21,7 +21,8 @@ export interface Session {
 
 /** The page the user is on, read for the prompt: text only, or with the element index. */
 export interface PageAccess {
-  context(forAction: boolean, signal: AbortSignal): Promise<{ page: PageContext; tabId: number } | undefined>;
+  /** `conversationId`: the conversation reading it, which alone may recall the page later. */
+  context(forAction: boolean, signal: AbortSignal, conversationId?: string): Promise<{ page: PageContext; tabId: number } | undefined>;
 }
 
 export interface ChatServiceDeps {
@@ -123,7 +124,7 @@ export class ChatService {
       message.intent = await this.classify(session, message.content, history.length > 0, signal);
       await recorder.publish();
       if (message.intent.kind === 'action') await this.act(session, conversation, message, history, recorder, signal);
-      else await this.answer(session, message.intent, message, history, recorder, signal);
+      else await this.answer(session, message.intent, conversation.id, message, history, recorder, signal);
     } catch (error) {
       await this.fail(conversation, message, recorder, error, signal);
     }
@@ -141,8 +142,8 @@ export class ChatService {
   }
 
   /** The fast path: one streamed answer with the page as context, no tools. */
-  private async answer(session: Session, intent: Intent, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
-    const page = intent.kind === 'chat' ? undefined : await this.readPage(false, signal);
+  private async answer(session: Session, intent: Intent, conversationId: string, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
+    const page = intent.kind === 'chat' ? undefined : await this.readPage(false, signal, conversationId);
     const messages = [{ role: 'system' as const, content: systemPrompt(BASE_PROMPT, page?.page) }, ...history, { role: 'user' as const, content: message.content }];
     for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, signal)) {
       if (event.type === 'text') await recorder.appendText(event.delta, event.reset);
@@ -152,7 +153,7 @@ export class ChatService {
 
   /** The agent loop, with the page's interactive elements in view. */
   private async act(session: Session, conversation: Conversation, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
-    const page = await this.readPage(true, signal);
+    const page = await this.readPage(true, signal, conversation.id);
     const outcome = await runAgentLoop(
       {
         conversationId: conversation.id,
@@ -168,9 +169,9 @@ export class ChatService {
     await recorder.finish(closingOf(outcome));
   }
 
-  private async readPage(forAction: boolean, signal: AbortSignal) {
+  private async readPage(forAction: boolean, signal: AbortSignal, conversationId: string) {
     // A page that cannot be read (a restricted page, a closed tab) still gets an answer, without it.
-    return this.deps.page?.context(forAction, signal).catch(() => undefined);
+    return this.deps.page?.context(forAction, signal, conversationId).catch(() => undefined);
   }
 
   private async fail(conversation: Conversation, message: UserMessage, recorder: TurnRecorder, error: unknown, signal: AbortSignal) {

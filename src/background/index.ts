@@ -58,6 +58,7 @@ const handlers = createHandlers({
   policies,
   audit,
   tools,
+  forgetPages: (conversationId) => reader.forget(conversationId),
 });
 const hub = new SidebarHub(extensionOrigin, (request) => dispatch(handlers, request));
 

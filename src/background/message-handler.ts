@@ -17,6 +17,8 @@ export interface HandlerDeps {
   policies: PolicyStore;
   tools: Pick<ToolRegistry, 'all'>;
   audit: AuditLog;
+  /** A deleted conversation's pages stop being recallable. */
+  forgetPages?(conversationId: string): void;
 }
 
 type RequestOf<T extends UiRequestType> = Extract<UiToBgRequest, { type: T }>;
@@ -36,6 +38,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'conversation/delete': async (r) => {
       deps.chat.stop(r.conversationId);
       await deps.conversations.remove(r.conversationId);
+      deps.forgetPages?.(r.conversationId);
       // The user lands on the most recent remaining chat, or a fresh one.
       const [next] = await deps.conversations.list();
       return (next && (await deps.conversations.open(next.id))) || deps.conversations.create();

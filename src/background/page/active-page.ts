@@ -23,13 +23,13 @@ export async function currentTab(tabs: TabLookup, extensionOrigin: string) {
 /** Page context for prompts: text for questions, text and elements for actions. */
 export function createPageAccess(tabs: TabLookup, reader: PageReader, extensionOrigin: string): PageAccess {
   return {
-    async context(forAction) {
+    async context(forAction, _signal, conversationId) {
       const tab = await currentTab(tabs, extensionOrigin);
       if (tab?.id === undefined) return undefined;
       const restriction = restrictionOf(tab.url);
       if (restriction) return { tabId: tab.id, page: { title: tab.title ?? '', url: tab.url ?? '', body: `(${restriction})` } };
       try {
-        const { snapshot, rendered } = await reader.read(tab.id, { maxTokens: forAction ? 2500 : 3000, includeInteractive: forAction });
+        const { snapshot, rendered } = await reader.read(tab.id, { maxTokens: forAction ? 2500 : 3000, includeInteractive: forAction }, conversationId);
         return { tabId: tab.id, page: { title: snapshot.title, url: snapshot.url, body: rendered } };
       } catch (error) {
         const reason = error instanceof PageError ? error.message : 'The page could not be read.';

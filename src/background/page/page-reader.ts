@@ -17,14 +17,21 @@ export class PageReader {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async read(tabId: number | undefined, options: ReadOptions = {}): Promise<ReadResult> {
+  /**
+   * Reads the page in a tab. With `scope` (the conversation or run reading it), the page is
+   * remembered for that scope's `recall`.
+   */
+  async read(tabId: number | undefined, options: ReadOptions = {}, scope?: string): Promise<ReadResult> {
     if (tabId === undefined) throw new PageError('no_tab', 'There is no page open to work on.');
     const optionsKey = JSON.stringify(options);
     const state = await this.agent.request<{ mutations: number; url: string }>(tabId, { type: 'page/ping' });
     const cached = this.cache.fresh(tabId, state.url, optionsKey, state.mutations);
-    if (cached) return { snapshot: cached.snapshot, rendered: cached.rendered, fromCache: true };
+    if (cached) {
+      if (scope !== undefined) this.cache.remember(cached, scope);
+      return { snapshot: cached.snapshot, rendered: cached.rendered, fromCache: true };
+    }
     const read = await this.agent.request<{ snapshot: PageSnapshot; rendered: string; mutations: number }>(tabId, { type: 'page/read', options });
-    this.cache.put({ tabId, url: read.snapshot.url, mutations: read.mutations, optionsKey, snapshot: read.snapshot, rendered: read.rendered, readAt: this.now() });
+    this.cache.put({ tabId, url: read.snapshot.url, mutations: read.mutations, optionsKey, snapshot: read.snapshot, rendered: read.rendered, readAt: this.now() }, scope);
     return { snapshot: read.snapshot, rendered: read.rendered, fromCache: false };
   }
 
@@ -32,11 +39,17 @@ export class PageReader {
     this.cache.invalidateTab(tabId);
   }
 
-  recall(url: string) {
-    return this.cache.recall(url);
+  /** A page this scope read earlier, by URL, even if its tab has moved on. */
+  recall(url: string, scope: string) {
+    return this.cache.recall(url, scope);
   }
 
-  knownUrls(): string[] {
-    return this.cache.urls();
+  knownUrls(scope: string): string[] {
+    return this.cache.urls(scope);
+  }
+
+  /** The scope is gone (its conversation was deleted): nothing it read stays recallable. */
+  forget(scope: string): void {
+    this.cache.forget(scope);
   }
 }

@@ -38,7 +38,7 @@ export function createPageTools(deps: PageToolDeps) {
       const done = await deps.agent.request<{ message: string; url: string }>(tabId, { type: 'page/act', act: action });
       if (!lookAgain) return { ok: true, content: done.message, preview: done.message };
       await sleep(settle);
-      const after = await deps.reader.read(tabId, { maxTokens: 1200 }).catch(() => undefined);
+      const after = await deps.reader.read(tabId, { maxTokens: 1200 }, ctx.conversationId).catch(() => undefined);
       const view = after ? `\n\nThe page now (${after.snapshot.url}):\n${after.rendered}` : '';
       return { ok: true, content: `${done.message}${view}`, preview: done.message };
     } catch (error) {
@@ -58,7 +58,7 @@ export function createPageTools(deps: PageToolDeps) {
       timeoutMs: 15_000,
       run: async ({ offset, region }, ctx) => {
         try {
-          const { rendered, snapshot } = await deps.reader.read(tabOf(ctx), { offset, region, maxTokens: 3000 });
+          const { rendered, snapshot } = await deps.reader.read(tabOf(ctx), { offset, region, maxTokens: 3000 }, ctx.conversationId);
           return { ok: true, content: rendered, preview: `Read ${snapshot.title || snapshot.url}` };
         } catch (error) {
           return pageFailure(error);
@@ -157,9 +157,9 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ url: z.string() }),
       risk: 'read',
       timeoutMs: 2_000,
-      run: async ({ url }) => {
-        const page = deps.reader.recall(url);
-        if (!page) return { ok: false, content: `No page read earlier has that URL. Pages read so far: ${deps.reader.knownUrls().join(', ') || 'none'}.` };
+      run: async ({ url }, ctx) => {
+        const page = deps.reader.recall(url, ctx.conversationId);
+        if (!page) return { ok: false, content: `No page read earlier in this conversation has that URL. Pages read so far: ${deps.reader.knownUrls(ctx.conversationId).join(', ') || 'none'}.` };
         return { ok: true, content: page.rendered, preview: `Recalled ${page.snapshot.title || url}` };
       },
     }),

@@ -32,13 +32,13 @@ function normalizeUrl(raw: string): string {
 
 export function createTabTools(deps: TabToolDeps) {
   /** After a navigation: where the tab is now, and its page, so the model need not ask. */
-  const arrived = async (tabId: number, what: string): Promise<ToolResult> => {
+  const arrived = async (tabId: number, what: string, ctx: ToolContext): Promise<ToolResult> => {
     await deps.waitForLoad(tabId, NAV_TIMEOUT);
     deps.reader.invalidate(tabId);
     const tab = await deps.tabs.get(tabId);
     const restriction = restrictionOf(tab.url);
     if (restriction) return { ok: true, content: `${what} Now on ${tab.url}. ${restriction}`, preview: what };
-    const page = await deps.reader.read(tabId, { maxTokens: 1500 }).catch(() => undefined);
+    const page = await deps.reader.read(tabId, { maxTokens: 1500 }, ctx.conversationId).catch(() => undefined);
     return { ok: true, content: `${what} Now on ${tab.url} — ${tab.title ?? ''}${page ? `\n\n${page.rendered}` : ''}`, preview: `${what} ${tab.url}` };
   };
 
@@ -80,7 +80,7 @@ export function createTabTools(deps: TabToolDeps) {
           if (typeof tabId !== 'number') return tabId;
           const target = normalizeUrl(url);
           await deps.tabs.update(tabId, { url: target });
-          return arrived(tabId, `Loaded ${target}.`);
+          return arrived(tabId, `Loaded ${target}.`, ctx);
         }),
     }),
     defineTool({
@@ -97,7 +97,7 @@ export function createTabTools(deps: TabToolDeps) {
           ctx.task.openedTabs.add(tab.id);
           if (ctx.task.tabId !== undefined) (ctx.task.openedFrom ??= new Map()).set(tab.id, ctx.task.tabId);
           ctx.task.tabId = tab.id;
-          return arrived(tab.id, `Opened tab_id=${tab.id}.`);
+          return arrived(tab.id, `Opened tab_id=${tab.id}.`, ctx);
         }),
     }),
     defineTool({
@@ -110,7 +110,7 @@ export function createTabTools(deps: TabToolDeps) {
         guarded(async () => {
           await deps.tabs.update(tab_id, { active: true });
           ctx.task.tabId = tab_id;
-          return arrived(tab_id, `Switched to tab_id=${tab_id}.`);
+          return arrived(tab_id, `Switched to tab_id=${tab_id}.`, ctx);
         }),
     }),
     defineTool({
@@ -148,7 +148,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.goBack(tabId);
-          return arrived(tabId, 'Went back.');
+          return arrived(tabId, 'Went back.', ctx);
         }),
     }),
     defineTool({
@@ -162,7 +162,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.goForward(tabId);
-          return arrived(tabId, 'Went forward.');
+          return arrived(tabId, 'Went forward.', ctx);
         }),
     }),
     defineTool({
@@ -176,7 +176,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.reload(tabId);
-          return arrived(tabId, 'Reloaded.');
+          return arrived(tabId, 'Reloaded.', ctx);
         }),
     }),
   ];
