@@ -58,9 +58,10 @@ export class ChatService {
   async send(conversationId: string, text: string): Promise<{ messageId: string }> {
     const conversation = await this.idle(conversationId);
     const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now() };
-    conversation.messages.push(message);
-    if (!conversation.title) conversation.title = titleFrom(text);
-    this.start(conversation, message);
+    await this.start(conversation, message, () => {
+      conversation.messages.push(message);
+      if (!conversation.title) conversation.title = titleFrom(text);
+    });
     return { messageId: message.id };
   }
 
@@ -70,8 +71,7 @@ export class ChatService {
     const lastUser = conversation.messages.map((m) => m.role).lastIndexOf('user');
     const message = conversation.messages[lastUser];
     if (!message || message.role !== 'user') throw new LlmError('bad_request', 'There is nothing to retry.', { retryable: false });
-    conversation.messages.splice(lastUser + 1);
-    this.start(conversation, message);
+    await this.start(conversation, message, () => void conversation.messages.splice(lastUser + 1));
     return { messageId: message.id };
   }
 
@@ -80,9 +80,12 @@ export class ChatService {
     const conversation = await this.idle(conversationId);
     const index = conversation.messages.findIndex((m) => m.id === messageId && m.role === 'user');
     if (index < 0) throw new LlmError('bad_request', 'That message is no longer in this chat.', { retryable: false });
-    conversation.messages.splice(index);
-    if (index === 0) conversation.title = '';
-    return this.send(conversation.id, text);
+    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now() };
+    await this.start(conversation, message, () => {
+      conversation.messages.splice(index, conversation.messages.length - index, message);
+      if (index === 0) conversation.title = titleFrom(text);
+    });
+    return { messageId: message.id };
   }
 
   /** Chooses the model for this chat ('' for the settings' default); every open sidebar sees it. */
@@ -108,16 +111,35 @@ export class ChatService {
     return conversation;
   }
 
-  private start(conversation: Conversation, message: UserMessage): void {
+  /**
+   * Applies `change` (the user's message added, or what followed it dropped) and stores it with
+   * the answer about to come, before replying: if storage refuses, the change is undone, the chat
+   * is told, and the request fails with the text, so the composer gets it back and nothing is lost.
+   */
+  private async start(conversation: Conversation, message: UserMessage, change: () => void): Promise<void> {
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
-    void this.runTurn(conversation, message, controller.signal).finally(() => this.running.delete(conversation.id));
+    const before = { messages: [...conversation.messages], title: conversation.title };
+    change();
+    const recorder = new TurnRecorder(conversation, { store: this.deps.store, emit: this.deps.emit, now: this.now, saveIntervalMs: this.deps.saveIntervalMs ?? 500 }, '');
+    try {
+      await recorder.begin();
+    } catch (cause) {
+      this.running.delete(conversation.id);
+      conversation.messages.splice(0, conversation.messages.length, ...before.messages);
+      conversation.title = before.title;
+      const error = new LlmError('storage_failed', 'Your message could not be saved, so FoxAgent did not send it.', {
+        hint: `Firefox’s extension storage refused the write (${cause instanceof Error ? cause.message : String(cause)}). Free some space, e.g. delete old chats or clear the audit log, then send again: your text is back in the box.`,
+        retryable: true,
+      });
+      this.deps.emit({ type: 'chat/error', conversationId: conversation.id, error: error.toUserError(), unsentText: message.content });
+      throw error;
+    }
+    void this.runTurn(conversation, message, recorder, controller.signal).finally(() => this.running.delete(conversation.id));
   }
 
-  private async runTurn(conversation: Conversation, message: UserMessage, signal: AbortSignal): Promise<void> {
+  private async runTurn(conversation: Conversation, message: UserMessage, recorder: TurnRecorder, signal: AbortSignal): Promise<void> {
     const history = toLlmHistory(conversation.messages.slice(0, conversation.messages.indexOf(message)));
-    const recorder = new TurnRecorder(conversation, { store: this.deps.store, emit: this.deps.emit, now: this.now, saveIntervalMs: this.deps.saveIntervalMs ?? 500 }, '');
-    await recorder.begin();
     try {
       const session = await this.deps.session(conversation.model);
       recorder.setModel(session.model);
@@ -176,17 +198,14 @@ export class ChatService {
 
   private async fail(conversation: Conversation, message: UserMessage, recorder: TurnRecorder, error: unknown, signal: AbortSignal) {
     if (signal.aborted) {
-      await recorder.finish({ status: 'stopped' });
+      await recorder.finish({ status: 'stopped' }).catch(() => undefined);
       return;
     }
     const llmError = error instanceof LlmError ? error : new LlmError('bad_response', error instanceof Error ? error.message : String(error));
     const partial = llmError.code === 'stream_cut' && recorder.hasText();
-    if (partial) {
-      recorder.markCurrent('incomplete', llmError.toUserError());
-      await recorder.finish({ status: 'incomplete' });
-    } else {
-      await recorder.finish({ error: llmError.toUserError() });
-    }
+    if (partial) recorder.markCurrent('incomplete', llmError.toUserError());
+    // Storage failing too must not hide the failure: the chat hears about it either way.
+    await recorder.finish(partial ? { status: 'incomplete' } : { error: llmError.toUserError() }).catch(() => undefined);
     this.deps.emit({ type: 'chat/error', conversationId: conversation.id, error: llmError.toUserError(), unsentText: message.content });
   }
 }

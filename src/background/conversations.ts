@@ -1,5 +1,6 @@
-import { ConversationSchema, emptyConversation, type Conversation } from '../shared/conversation';
+import { ConversationSchema, emptyConversation, hasUnfinishedTurn, type Conversation } from '../shared/conversation';
 import type { ConversationSummary } from '../shared/protocol';
+import { interruptTurn } from './interrupted';
 
 export interface ConversationStorage {
   get(key: string): Promise<Record<string, unknown>>;
@@ -9,6 +10,8 @@ export interface ConversationStorage {
 
 const INDEX_KEY = 'conversationIndex';
 const ACTIVE_KEY = 'activeConversationId';
+/** Conversations with a turn under way when last saved: the ones to look at after a restart. */
+const UNFINISHED_KEY = 'unfinishedConversations';
 const KEY = (id: string) => `conversation:${id}`;
 /** Old conversations roll off past this many, so storage stays bounded. */
 export const MAX_CONVERSATIONS = 200;
@@ -17,9 +20,19 @@ export const MAX_CONVERSATIONS = 200;
  * Conversations in extension storage: one key per conversation plus an index of summaries
  * (newest first), so saving the conversation being streamed rewrites only that one and the
  * list of chats never loads them all.
+ *
+ * Every write goes through one queue, so a reply streaming into one chat cannot overwrite the
+ * index with a copy read before another chat was created, renamed or deleted. A deleted
+ * conversation stays deleted: saves still coming from its turn are dropped.
  */
 export class ConversationStore {
   private readonly cache = new Map<string, Conversation>();
+  private readonly deleted = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The index and the unfinished set as stored, once read; only written inside the queue. */
+  private state: { index: ConversationSummary[]; unfinished: Set<string> } | undefined;
+  /** Start-up recovery; reads wait for it, so no turn starts on a conversation being repaired. */
+  private recovering: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly storage: ConversationStorage,
@@ -27,13 +40,8 @@ export class ConversationStore {
   ) {}
 
   async get(id: string): Promise<Conversation | undefined> {
-    const cached = this.cache.get(id);
-    if (cached) return cached;
-    const stored = (await this.storage.get(KEY(id)))[KEY(id)];
-    const parsed = ConversationSchema.safeParse(stored);
-    if (!parsed.success) return undefined;
-    this.cache.set(id, parsed.data);
-    return parsed.data;
+    await this.recovering;
+    return this.read(id);
   }
 
   /** The conversation the user last had open, or a new empty one. */
@@ -45,27 +53,19 @@ export class ConversationStore {
 
   async open(id: string): Promise<Conversation | undefined> {
     const found = await this.get(id);
-    if (found) await this.storage.set({ [ACTIVE_KEY]: id });
+    if (found) await this.exclusive(() => this.storage.set({ [ACTIVE_KEY]: id }));
     return found;
   }
 
   async create(): Promise<Conversation> {
     const conversation = emptyConversation(this.now());
-    await this.save(conversation);
+    await this.write(conversation, { open: true });
     return conversation;
   }
 
-  async save(conversation: Conversation): Promise<void> {
-    conversation.updatedAt = this.now();
-    this.cache.set(conversation.id, conversation);
-    const index = await this.list();
-    const next = [summaryOf(conversation), ...index.filter((s) => s.id !== conversation.id)];
-    const dropped = next.splice(MAX_CONVERSATIONS);
-    await this.storage.set({ [KEY(conversation.id)]: conversation, [INDEX_KEY]: next, [ACTIVE_KEY]: conversation.id });
-    for (const { id } of dropped) {
-      this.cache.delete(id);
-      await this.storage.remove(KEY(id));
-    }
+  /** Stores the conversation and its summary. A conversation deleted meanwhile is not brought back. */
+  save(conversation: Conversation): Promise<void> {
+    return this.write(conversation, { open: false });
   }
 
   async rename(id: string, title: string): Promise<Conversation | undefined> {
@@ -76,17 +76,22 @@ export class ConversationStore {
     return conversation;
   }
 
-  async remove(id: string): Promise<void> {
+  remove(id: string): Promise<void> {
+    this.deleted.add(id);
     this.cache.delete(id);
-    const index = (await this.list()).filter((s) => s.id !== id);
-    await this.storage.set({ [INDEX_KEY]: index });
-    await this.storage.remove(KEY(id));
+    return this.exclusive(async () => {
+      const state = await this.load();
+      state.index = state.index.filter((s) => s.id !== id);
+      const unfinished = state.unfinished.delete(id);
+      await this.storage.set({ [INDEX_KEY]: state.index, ...(unfinished ? { [UNFINISHED_KEY]: [...state.unfinished] } : {}) });
+      await this.storage.remove(KEY(id));
+    });
   }
 
   /** Summaries, newest first. */
   async list(): Promise<ConversationSummary[]> {
-    const stored = (await this.storage.get(INDEX_KEY))[INDEX_KEY];
-    return Array.isArray(stored) ? stored.filter(isSummary) : [];
+    await this.queue;
+    return [...(await this.load()).index];
   }
 
   /** Conversations whose title or text contains every word of the query. */
@@ -100,6 +105,97 @@ export class ConversationStore {
       if (words.every((w) => text.includes(w))) hits.push(summary);
     }
     return hits;
+  }
+
+  /**
+   * Run once as the background starts, before any turn can: every turn saved as under way was
+   * cut off by the restart (nothing runs yet), so its answer and calls are marked interrupted and
+   * the chat ends with an error that offers Retry. Returns the conversations it changed.
+   */
+  recoverInterrupted(): Promise<Conversation[]> {
+    const run = this.exclusive(async () => {
+      const state = await this.load();
+      const active = (await this.storage.get(ACTIVE_KEY))[ACTIVE_KEY];
+      // The open chat is looked at too: it may have been left running before this was tracked.
+      const ids = new Set([...state.unfinished, ...(typeof active === 'string' ? [active] : [])]);
+      const changed: Conversation[] = [];
+      for (const id of ids) {
+        const conversation = await this.read(id);
+        if (!conversation || !hasUnfinishedTurn(conversation)) continue;
+        interruptTurn(conversation, this.now());
+        await this.persist(conversation, { open: false });
+        changed.push(conversation);
+      }
+      if (state.unfinished.size) {
+        state.unfinished.clear();
+        await this.storage.set({ [UNFINISHED_KEY]: [] });
+      }
+      return changed;
+    });
+    this.recovering = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(id: string): Promise<Conversation | undefined> {
+    if (this.deleted.has(id)) return undefined;
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const stored = (await this.storage.get(KEY(id)))[KEY(id)];
+    const parsed = ConversationSchema.safeParse(stored);
+    if (!parsed.success || this.deleted.has(id)) return undefined;
+    this.cache.set(id, parsed.data);
+    return parsed.data;
+  }
+
+  private write(conversation: Conversation, options: { open: boolean }): Promise<void> {
+    if (this.deleted.has(conversation.id)) return Promise.resolve();
+    conversation.updatedAt = this.now();
+    this.cache.set(conversation.id, conversation);
+    return this.exclusive(() => this.persist(conversation, options));
+  }
+
+  /** Writes one conversation, its summary and (when it changed) the unfinished set; inside the queue. */
+  private async persist(conversation: Conversation, { open }: { open: boolean }): Promise<void> {
+    if (this.deleted.has(conversation.id)) return;
+    const state = await this.load();
+    const index = [summaryOf(conversation), ...state.index.filter((s) => s.id !== conversation.id)];
+    const dropped = index.splice(MAX_CONVERSATIONS);
+    const unfinished = new Set(state.unfinished);
+    for (const { id } of dropped) unfinished.delete(id);
+    if (hasUnfinishedTurn(conversation)) unfinished.add(conversation.id);
+    else unfinished.delete(conversation.id);
+    const unfinishedChanged = unfinished.size !== state.unfinished.size || [...unfinished].some((id) => !state.unfinished.has(id));
+    await this.storage.set({
+      [KEY(conversation.id)]: conversation,
+      [INDEX_KEY]: index,
+      ...(unfinishedChanged ? { [UNFINISHED_KEY]: [...unfinished] } : {}),
+      ...(open ? { [ACTIVE_KEY]: conversation.id } : {}),
+    });
+    // Only what reached storage becomes the known state.
+    Object.assign(state, { index, unfinished });
+    for (const { id } of dropped) {
+      this.cache.delete(id);
+      await this.storage.remove(KEY(id));
+    }
+  }
+
+  private async load(): Promise<NonNullable<ConversationStore['state']>> {
+    if (!this.state) {
+      const index = (await this.storage.get(INDEX_KEY))[INDEX_KEY];
+      const unfinished = (await this.storage.get(UNFINISHED_KEY))[UNFINISHED_KEY];
+      this.state ??= {
+        index: Array.isArray(index) ? index.filter(isSummary) : [],
+        unfinished: new Set(Array.isArray(unfinished) ? unfinished.filter((id): id is string => typeof id === 'string') : []),
+      };
+    }
+    return this.state;
+  }
+
+  /** Runs `task` after every write queued before it; a failed write does not block the next. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 }
 

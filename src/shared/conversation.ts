@@ -9,7 +9,8 @@ export const UserErrorSchema = z.object({
 });
 export type UserError = z.infer<typeof UserErrorSchema>;
 
-export const MessageStatusSchema = z.enum(['streaming', 'complete', 'incomplete', 'stopped', 'error']);
+/** `interrupted`: the background restarted before the answer finished (offered again with Retry). */
+export const MessageStatusSchema = z.enum(['streaming', 'complete', 'incomplete', 'stopped', 'error', 'interrupted']);
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
 export const IntentKindSchema = z.enum(['action', 'summarize', 'question', 'follow_up', 'chat']);
@@ -18,7 +19,8 @@ export type IntentKind = z.infer<typeof IntentKindSchema>;
 export const IntentSchema = z.object({ kind: IntentKindSchema, reason: z.string(), by: z.enum(['rules', 'model']) });
 export type Intent = z.infer<typeof IntentSchema>;
 
-export const ToolCallStatusSchema = z.enum(['pending', 'waiting_permission', 'running', 'done', 'failed', 'denied', 'skipped']);
+/** `interrupted`: the background restarted while the call was asked about or running. */
+export const ToolCallStatusSchema = z.enum(['pending', 'waiting_permission', 'running', 'done', 'failed', 'denied', 'skipped', 'interrupted']);
 export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
 
 const base = { id: z.string(), createdAt: z.number() };
@@ -77,6 +79,13 @@ export const ConversationSchema = z.object({
   messages: z.array(ChatMessageSchema),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
+
+/** Whether a turn is still under way in this conversation: an answer streaming, a call not settled. */
+export function hasUnfinishedTurn(conversation: Pick<Conversation, 'messages'>): boolean {
+  return conversation.messages.some(
+    (m) => (m.role === 'assistant' && m.status === 'streaming') || (m.role === 'tool' && (m.status === 'pending' || m.status === 'waiting_permission' || m.status === 'running')),
+  );
+}
 
 export function newId(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;

@@ -16,6 +16,10 @@ export type LlmErrorCode =
   | 'bad_response'
   | 'bad_request'
   | 'context_overflow'
+  /** Extension storage refused a write (full, or failing). */
+  | 'storage_failed'
+  /** The stored API key was saved for another server than the settings now name. */
+  | 'key_mismatch'
   | 'aborted';
 
 /** One error type for every provider failure, worded so the user can act on it. */

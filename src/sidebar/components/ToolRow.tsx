@@ -11,6 +11,7 @@ const STATUS_ICON: Record<ToolMessage['status'], string> = {
   failed: '✗',
   denied: '⊘',
   skipped: '↷',
+  interrupted: '⏸',
 };
 
 /** One tool call in the action timeline: what, on what, how it went; expandable to the details. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Conversation, UserError } from '../../shared/conversation';
+import { hasUnfinishedTurn, type Conversation, type UserError } from '../../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../../shared/protocol';
 import { backgroundPort, RequestError, type BackgroundPort } from '../lib/port';
 
@@ -24,7 +24,13 @@ export interface ChatState {
 }
 
 function isRunning(conversation: Conversation | undefined): boolean {
-  return Boolean(conversation?.messages.some((m) => (m.role === 'assistant' && m.status === 'streaming') || (m.role === 'tool' && ['pending', 'waiting_permission', 'running'].includes(m.status))));
+  return Boolean(conversation && hasUnfinishedTurn(conversation));
+}
+
+/** Whether the chat already shows this failure on its last answer. */
+function showsError(conversation: Conversation, error: UserError): boolean {
+  const last = conversation.messages.at(-1);
+  return last?.role === 'assistant' && last.error?.code === error.code;
 }
 
 function toNotice(error: unknown): UserError {
@@ -112,7 +118,9 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
             // The permissions store keeps those.
             return;
           case 'chat/error':
-            // The failed answer carries the error; the conversation update that follows shows it.
+            // Usually the failed answer carries the error and the chat shows it there. When it
+            // could not be stored (storage failing), the failure is shown as the notice instead.
+            if (current?.id === event.conversationId && !showsError(current, event.error)) set({ notice: event.error });
             return;
         }
       },

@@ -183,3 +183,52 @@ test('a chat’s own model is used for its turns and kept with the chat', async 
   expect(server.chatRequests().at(-1)).toMatchObject({ model: 'llama3.2:3b' });
   expect((await chat.setModel(conversation.id, '')).model).toBeUndefined();
 });
+
+test('storage failing as a turn starts is reported in the chat, and the typed text comes back', async () => {
+  const storage = new MemoryStorage();
+  let full = false;
+  const failing = {
+    get: (key: string) => storage.get(key),
+    set: async (items: Record<string, unknown>) => {
+      if (full) throw new Error('QuotaExceededError: storage is full');
+      await storage.set(items);
+    },
+    remove: (key: string) => storage.remove(key),
+  };
+  const store = new ConversationStore(failing);
+  const events: BgToUiEvent[] = [];
+  const chat = new ChatService({
+    store,
+    emit: (e) => events.push(e),
+    session: async () => ({ router: routerFor(server.url, 'ollama'), settings: DEFAULT_SETTINGS, model: 'qwen3:4b' }),
+    tools: pageWorld().tools,
+    gate: allowAll,
+    saveIntervalMs: 0,
+  });
+  const conversation = await store.create();
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    full = true;
+    await expect(chat.send(conversation.id, 'Book the 9:40 train')).rejects.toThrow(/could not be saved/i);
+    await settled(chat, conversation.id);
+    await new Promise((r) => setTimeout(r, 20));
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  expect(unhandled).toEqual([]);
+  // The chat hears about it, with the text to give back to the composer.
+  expect(events).toContainEqual(expect.objectContaining({ type: 'chat/error', conversationId: conversation.id, unsentText: 'Book the 9:40 train', error: expect.objectContaining({ code: 'storage_failed', hint: expect.any(String) }) }));
+  // Nothing half-made is left: not in storage, not in the chat as the background holds it.
+  expect((await store.get(conversation.id))?.messages).toEqual([]);
+  expect(server.chatRequests()).toHaveLength(0);
+  expect(chat.isRunning(conversation.id)).toBe(false);
+
+  // Once storage works again, the same text goes through.
+  full = false;
+  server.script({ text: 'Booked.' });
+  await chat.send(conversation.id, 'Book the 9:40 train');
+  await settled(chat, conversation.id);
+  expect((await new ConversationStore(storage).get(conversation.id))?.messages.map((m) => m.content)).toEqual(['Book the 9:40 train', 'Booked.']);
+});
