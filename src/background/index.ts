@@ -15,7 +15,6 @@ import { AuditLog } from './permissions/audit-log';
 import { PolicyStore } from './permissions/policies';
 import { originOfUrl } from '../shared/permissions';
 import { PolicyGate } from './permissions/policy-gate';
-import type { TargetInfo } from './permissions/tiers';
 import { PermissionPrompter } from './permissions/prompter';
 import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
@@ -39,7 +38,7 @@ const gate = new PolicyGate({
   prompter,
   audit,
   originOf: async (tabId) => (tabId === undefined ? undefined : originOfUrl((await browser.tabs.get(tabId).catch(() => undefined))?.url)),
-  inspect: async (tabId, id) => (await agent.request<TargetInfo | null>(tabId, { type: 'page/inspect', id })) ?? undefined,
+  inspect: (tabId, call) => agent.inspect(tabId, call),
 });
 const chat = new ChatService({
   store: conversations,

@@ -5,7 +5,7 @@
  */
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import type { PageSnapshot } from '../shared/page-snapshot';
-import { describeElement, ID_ATTRIBUTE, indexInteractive, markedElements } from './reader/interactive';
+import { describeElement, indexInteractive } from './reader/interactive';
 import { renderMarkdown } from './reader/markdown';
 import { readProduct } from './reader/product';
 import { listFrames } from './reader/walk';
@@ -18,8 +18,11 @@ export interface ReadOptions {
   offset?: number;
   /** A CSS selector: read only this part of the page. */
   region?: string;
-  /** Tag indexed elements with their ids (default true). */
-  markElements?: boolean;
+  /**
+   * Keeps the live elements of the snapshot (in id order) and returns the snapshot's nonce: the
+   * page agent's private registry. Without it the snapshot has no nonce and its ids address nothing.
+   */
+  register?: (elements: Element[]) => string;
 }
 
 /** Pages bigger than this skip the article extractor: cloning them costs more than it gives. */
@@ -77,9 +80,10 @@ export function readPage(doc: Document, options: ReadOptions = {}): PageSnapshot
   const main = options.region && !region ? { text: `(Nothing on the page matches the region "${options.region}".)`, source: 'region' as const, frames: [] } : mainText(doc, region);
 
   const elementBudget = includeInteractive ? Math.max(600, Math.floor(budget * 0.4)) : 0;
-  const { elements, total, chars: elementChars } = includeInteractive
-    ? indexInteractive(doc, region ?? doc.body ?? doc.documentElement, { maxChars: elementBudget, mark: options.markElements ?? true })
-    : { elements: [], total: 0, chars: 0 };
+  const { elements, nodes, total, chars: elementChars } = includeInteractive
+    ? indexInteractive(region ?? doc.body ?? doc.documentElement, { maxChars: elementBudget })
+    : { elements: [], nodes: [], total: 0, chars: 0 };
+  const nonce = includeInteractive && options.register ? options.register(nodes) : undefined;
 
   // The header (title, URL, product, frames) and the notes about cuts take their share too.
   const frames = main.frames.filter((f) => !f.sameOrigin);
@@ -111,6 +115,7 @@ export function readPage(doc: Document, options: ReadOptions = {}): PageSnapshot
     frames,
     truncated: { text: nextOffset !== undefined || offset > 0, elements: elements.length < total, nextOffset, totalTextChars: main.text.length, totalElements: total },
     source: main.source,
+    ...(nonce ? { nonce } : {}),
   };
 }
 
@@ -120,13 +125,6 @@ function safeQuery(doc: Document, selector: string): Element | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The live element a snapshot numbered `id`, in the document, its open shadow roots or same-origin frames. */
-export function findElementById(doc: Document, id: number): Element | undefined {
-  const direct = doc.querySelector(`[${ID_ATTRIBUTE}="${id}"]`);
-  if (direct) return direct;
-  return markedElements(doc).find((el) => el.getAttribute(ID_ATTRIBUTE) === String(id) && el.isConnected);
 }
 
 /** The snapshot as the model reads it: header, text, then one element per line. */

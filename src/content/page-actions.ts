@@ -8,7 +8,7 @@ import { accessibleName } from './reader/interactive';
 
 export class ActionError extends Error {
   constructor(
-    readonly code: 'not_found' | 'detached' | 'hidden' | 'disabled' | 'wrong_kind' | 'no_option' | 'timeout',
+    readonly code: 'not_found' | 'detached' | 'hidden' | 'disabled' | 'wrong_kind' | 'no_option' | 'timeout' | 'stale' | 'changed',
     message: string,
   ) {
     super(message);
@@ -52,7 +52,7 @@ export function describeElement(el: Element): string {
 }
 
 /** The form a click on `el` would submit, if any. */
-function formSubmittedBy(el: Element): HTMLFormElement | undefined {
+export function formSubmittedBy(el: Element): HTMLFormElement | undefined {
   const control = el as HTMLButtonElement | HTMLInputElement;
   const tag = el.tagName;
   const submits = (tag === 'BUTTON' && (control.type || 'submit') === 'submit') || (tag === 'INPUT' && ['submit', 'image'].includes(control.type));
@@ -67,23 +67,6 @@ function validationProblems(form: HTMLFormElement): string | undefined {
     .slice(0, 5)
     .map((f) => `${accessibleName(f) || f.name || f.tagName.toLowerCase()}: ${f.validationMessage || 'invalid'}`)
     .join('; ');
-}
-
-/** What an element is, for deciding how risky acting on it is (see permissions/tiers.ts). */
-export function inspectTarget(el: Element): { tag: string; type?: string; role?: string; name?: string; autocomplete?: string; inputName?: string; formHasPassword?: boolean; submitsForm?: boolean; download?: boolean } {
-  const control = el as HTMLInputElement;
-  const form = (control.form ?? el.closest('form')) as HTMLFormElement | null;
-  return {
-    tag: el.tagName.toLowerCase(),
-    type: control.type || undefined,
-    role: el.getAttribute('role') || undefined,
-    name: accessibleName(el) || undefined,
-    autocomplete: el.getAttribute('autocomplete') || undefined,
-    inputName: el.getAttribute('name') || undefined,
-    formHasPassword: Boolean(form?.querySelector('input[type="password"]')),
-    submitsForm: Boolean(formSubmittedBy(el)),
-    download: el.tagName === 'A' && el.hasAttribute('download'),
-  };
 }
 
 export function click(el: Element): ActionOutcome {
@@ -112,7 +95,7 @@ export function hover(el: Element): ActionOutcome {
   return { message: `Hovered over ${describeElement(el)}.` };
 }
 
-function isTextField(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
+export function isTextField(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
   const tag = el.tagName;
   if (tag === 'TEXTAREA') return true;
   if (tag !== 'INPUT') return false;

@@ -20,6 +20,36 @@ export const PageActionSchema = z.discriminatedUnion('action', [
 ]);
 export type PageAction = z.infer<typeof PageActionSchema>;
 
+/**
+ * What the page agent says about an element, for the permission engine and the question: what it
+ * is, its accessible name, and the form it belongs to or may send. An action carries the one the
+ * user approved, and the page agent refuses it if the element no longer matches.
+ */
+export const TargetInfoSchema = z.object({
+  tag: z.string(),
+  type: z.optional(z.string()),
+  role: z.optional(z.string()),
+  name: z.optional(z.string()),
+  autocomplete: z.optional(z.string()),
+  inputName: z.optional(z.string()),
+  /** The form it belongs to (ancestor), names with its `form` attribute, or may send by script. */
+  formName: z.optional(z.string()),
+  formVia: z.optional(z.enum(['ancestor', 'attribute', 'script'])),
+  /** That form holds a password field. */
+  formHasPassword: z.optional(z.boolean()),
+  /** That form holds a payment-card field. */
+  formHasPayment: z.optional(z.boolean()),
+  /** Acting on it sends its form (a submit button; Enter in a field). */
+  submitsForm: z.optional(z.boolean()),
+  /** A download link. */
+  download: z.optional(z.boolean()),
+});
+export type TargetInfo = z.infer<typeof TargetInfoSchema>;
+
+/** Which snapshot, document and origin an inspection was made in; an action must match all three. */
+export const ElementRefSchema = z.object({ snapshot: z.string(), doc: z.string(), origin: z.string() });
+export type ElementRef = z.infer<typeof ElementRefSchema>;
+
 export const ReadOptionsSchema = z.object({
   maxTokens: z.optional(z.number()),
   offset: z.optional(z.number()),
@@ -30,10 +60,15 @@ export type ReadOptions = z.infer<typeof ReadOptionsSchema>;
 
 export const ContentRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('page/ping') }),
-  /** What the element a call targets is, for the permission engine (no side effects). */
-  z.object({ type: z.literal('page/inspect'), id: z.number() }),
+  /**
+   * What the element a call targets is, for the permission engine (no side effects): the element
+   * with `id` in snapshot `snapshot`, or with no id the focused element (a key press). `key`: the
+   * key to be pressed, which decides whether it sends a form.
+   */
+  z.object({ type: z.literal('page/inspect'), snapshot: z.string(), id: z.optional(z.number()), key: z.optional(z.string()) }),
   z.object({ type: z.literal('page/read'), options: ReadOptionsSchema }),
-  z.object({ type: z.literal('page/act'), act: PageActionSchema }),
+  /** Acts only if the snapshot, the document, the origin and the element are the ones inspected. */
+  z.object({ type: z.literal('page/act'), act: PageActionSchema, expect: z.extend(ElementRefSchema, { target: z.optional(TargetInfoSchema) }) }),
   z.object({ type: z.literal('page/wait'), text: z.optional(z.string()), selector: z.optional(z.string()), timeoutMs: z.number() }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequestSchema>;
@@ -46,4 +81,4 @@ export interface ContentError {
 export type ContentReply = { value: unknown } | { error: ContentError };
 
 /** The page agent announces itself with this marker, so it is injected once per document. */
-export const PAGE_AGENT_VERSION = 2;
+export const PAGE_AGENT_VERSION = 3;

@@ -50,6 +50,11 @@ export const PageSnapshotSchema = z.object({
     totalTextChars: z.number(),
     totalElements: z.number(),
   }),
+  /**
+   * The snapshot's random id: its element ids are valid only with it, and only while it is the
+   * page's latest snapshot. Absent when the read listed no elements.
+   */
+  nonce: z.string().optional(),
   /** How the text was obtained: the article extractor, or a walk of the visible page. */
   source: z.enum(['readability', 'visible-text', 'region']),
 });

@@ -24,9 +24,10 @@ export class PageReader {
   async read(tabId: number | undefined, options: ReadOptions = {}, scope?: string): Promise<ReadResult> {
     if (tabId === undefined) throw new PageError('no_tab', 'There is no page open to work on.');
     const optionsKey = JSON.stringify(options);
-    const state = await this.agent.request<{ mutations: number; url: string }>(tabId, { type: 'page/ping' });
+    const state = await this.agent.request<{ mutations: number; url: string; snapshot?: string }>(tabId, { type: 'page/ping' });
     const cached = this.cache.fresh(tabId, state.url, optionsKey, state.mutations);
-    if (cached) {
+    // A snapshot's element ids are valid only while it is the page's latest: an older one is read afresh.
+    if (cached && (cached.snapshot.nonce === undefined || cached.snapshot.nonce === state.snapshot)) {
       if (scope !== undefined) this.cache.remember(cached, scope);
       return { snapshot: cached.snapshot, rendered: cached.rendered, fromCache: true };
     }

@@ -1,5 +1,6 @@
 import type { Risk } from '../tools/registry';
 import { DEFAULT_POLICY, type Policy, type PolicyStore } from './policies';
+import { describeTarget, destructiveWord, pageSteered } from './target-checks';
 import { tierOf, type TargetInfo } from './tiers';
 
 export interface CallFacts {
@@ -10,8 +11,10 @@ export interface CallFacts {
   origin: string;
   /** Origin of the page the user started the task on. */
   startOrigin?: string;
-  /** For navigation: the origin it leads to. */
+  /** For navigation and tab switches: the origin it leads to. */
   destinationOrigin?: string;
+  /** A tab switch to another window than the one the task works in. */
+  otherWindow?: boolean;
   target?: TargetInfo;
   /** What the user asked, in this conversation (to tell their words from the page's). */
   userText: string;
@@ -79,10 +82,34 @@ export async function evaluate(facts: CallFacts, store: Pick<PolicyStore, 'find'
 }
 
 function concernOf(facts: CallFacts, crossOrigin: boolean): string | undefined {
+  const concerns = [whereConcern(facts, crossOrigin), targetConcern(facts)].filter(Boolean);
+  return concerns.length ? concerns.join('; ') : undefined;
+}
+
+function whereConcern(facts: CallFacts, crossOrigin: boolean): string | undefined {
   const supplied = pageSuppliedValue(facts);
   const fromPage = supplied ? `; “${supplied.slice(0, 60)}” comes from the page’s text, not from you` : '';
   if (facts.startOrigin && facts.origin !== facts.startOrigin) return `this acts on ${facts.origin}, not on ${facts.startOrigin} where you started${fromPage}`;
-  if (crossOrigin) return `this leads to another site (${facts.destinationOrigin})${fromPage}`;
+  if (crossOrigin) return `this leads to another site (${facts.destinationOrigin})${facts.otherWindow ? ', in another window' : ''}${fromPage}`;
+  if (facts.otherWindow) return `the tab is in another window than the one FoxAgent works in${fromPage}`;
   if (supplied) return `“${supplied.slice(0, 60)}” comes from the page’s text, not from you`;
   return undefined;
+}
+
+/** Tools that only look at an element: pointing the agent to it or its name cannot make them harmful. */
+const LOOKING_ONLY = new Set(['scroll', 'hover']);
+
+/**
+ * An element the page's text points the agent to (and the user did not name), or whose name or
+ * form is destructive: asked about even where a rule allows, naming the element.
+ */
+function targetConcern(facts: CallFacts): string | undefined {
+  const target = facts.target;
+  if (!target || LOOKING_ONLY.has(facts.tool)) return undefined;
+  const element = describeTarget(target);
+  const reasons: string[] = [];
+  if (pageSteered(target, facts.pageText, facts.userText)) reasons.push(`the page’s text tells the assistant to use ${element}, and you did not ask for it`);
+  const word = destructiveWord(target);
+  if (word) reasons.push(`${reasons.length ? 'it' : element} looks destructive (“${word}”), and may not be undoable`);
+  return reasons.length ? reasons.join('; ') : undefined;
 }

@@ -10,6 +10,7 @@ import type { PolicyStore } from './policies';
 import type { PermissionPrompter } from './prompter';
 import { originOfUrl } from '../../shared/permissions';
 import { redactArgs } from './redact';
+import { describeTarget } from './target-checks';
 import type { TargetInfo } from './tiers';
 
 export interface PolicyGateDeps {
@@ -18,8 +19,12 @@ export interface PolicyGateDeps {
   audit: AuditLog;
   /** The origin of the page in a tab (`https://example.org`), if it has one. */
   originOf(tabId: number | undefined): Promise<string | undefined>;
-  /** What the element with this snapshot id is (undefined when it cannot be inspected). */
-  inspect(tabId: number, elementId: number): Promise<TargetInfo | undefined>;
+  /**
+   * What the page element a call acts on is (by its id, or the focused element for a key press),
+   * undefined for calls on no element. The page layer keeps this inspection for the call, and the
+   * action runs only on exactly what it described.
+   */
+  inspect(tabId: number, call: { tool: string; args: Record<string, unknown> }): Promise<TargetInfo | undefined>;
   now?: () => number;
   newId?: () => string;
 }
@@ -73,6 +78,7 @@ export class PolicyGate implements PermissionGate {
         risk: evaluation.tier,
         args: shown,
         origin: facts.origin,
+        target: facts.target ? describeTarget(facts.target) : undefined,
         reason: typeof gateCall.args.reason === 'string' ? gateCall.args.reason : undefined,
         why: evaluation.why,
         canAllowAlways: evaluation.canAllowAlways,
@@ -119,8 +125,8 @@ export class PolicyGate implements PermissionGate {
 
   private async factsOf({ tool, args }: GateCall, scope: GateScope): Promise<CallFacts> {
     const origin = (await this.deps.originOf(scope.tabId)) ?? 'unknown';
-    const id = typeof args.id === 'number' ? args.id : undefined;
-    const target = id !== undefined && scope.tabId !== undefined && tool.risk !== 'read' ? await this.deps.inspect(scope.tabId, id).catch(() => undefined) : undefined;
+    // An element that cannot be inspected is not acted on either (the page layer refuses it).
+    const target = scope.tabId !== undefined && tool.risk !== 'read' ? await this.deps.inspect(scope.tabId, { tool: tool.name, args }).catch(() => undefined) : undefined;
     const destinationOrigin = NAVIGATING.has(tool.name) && typeof args.url === 'string' ? originOfUrl(args.url) : undefined;
     const context = scope.context?.() ?? { userText: '', pageText: '' };
     return {

@@ -1,20 +1,11 @@
+import type { TargetInfo } from '../../shared/content-protocol';
 import type { Risk } from '../tools/registry';
 
 /** What the page says about the element a call targets (from the page agent's inspection). */
-export interface TargetInfo {
-  tag: string;
-  type?: string;
-  role?: string;
-  name?: string;
-  autocomplete?: string;
-  inputName?: string;
-  /** The element is (or submits) a form that holds a password field. */
-  formHasPassword?: boolean;
-  /** The element would submit its form when clicked. */
-  submitsForm?: boolean;
-  /** The element is a download link. */
-  download?: boolean;
-}
+export type { TargetInfo };
+
+/** Tools that act on an element without being able to send its form or change what it holds. */
+const LOOKING_ONLY = new Set(['scroll', 'hover']);
 
 const PERSONAL_FIELD = /pass(word|wd|code)?|pin\b|otp|one.?time|cc-|card|cvc|cvv|csc|iban|account.?(number|no)|routing|sort.?code|ssn|social.?security|tax.?id|passport|licen[cs]e.?(number|no)|birth|bday|dob/i;
 
@@ -38,8 +29,10 @@ export interface TierInput {
 
 /**
  * The tier of a concrete call: its tool's risk, raised by what it touches. A click is
- * "interact", but a click that submits a form with a password, typing into a card number, a
- * download, or anything on a site the user marked sensitive is "sensitive".
+ * "interact", but typing into a card number, a download, anything on a site the user marked
+ * sensitive, and any action (but scrolling to or hovering) on an element of a form that holds a
+ * password or card field — inside it, naming it with its `form` attribute, or a button outside
+ * every form that may send it by script — is "sensitive". So is Enter in such a form's field.
  */
 export function tierOf(input: TierInput): Risk {
   if (input.risk === 'sensitive') return 'sensitive';
@@ -49,6 +42,7 @@ export function tierOf(input: TierInput): Risk {
   if (isSensitiveField(target)) return 'sensitive';
   if (target?.download) return 'sensitive';
   if (target?.submitsForm && target.formHasPassword) return 'sensitive';
+  if ((target?.formHasPassword || target?.formHasPayment) && !LOOKING_ONLY.has(input.tool)) return 'sensitive';
   if (input.risk === 'navigate' && !input.crossOrigin) return 'interact';
   return input.risk;
 }

@@ -6,7 +6,8 @@ import { defineTool, type ToolContext, type ToolResult } from './registry';
 import { elementId, looseBoolean } from './schemas';
 
 export interface PageToolDeps {
-  agent: Pick<TabAgent, 'request'>;
+  /** `act` does an action only as the permission gate inspected it (`TabAgent.inspect`). */
+  agent: Pick<TabAgent, 'request' | 'act'>;
   reader: PageReader;
   /** How long to let the page react before looking at it again after an action. */
   settleMs?: number;
@@ -17,7 +18,7 @@ const reason = z.string().optional().describe('Why you are doing this, in a few 
 
 /** A page problem is a result the model can act on, not a crash of the task. */
 export function pageFailure(error: unknown): ToolResult {
-  if (error instanceof PageError) return { ok: false, content: `${error.message}${error.code === 'not_found' || error.code === 'detached' ? ' Call read_page to get fresh ids.' : ''}`, preview: error.message };
+  if (error instanceof PageError) return { ok: false, content: `${error.message}${['not_found', 'detached', 'stale', 'changed'].includes(error.code) ? ' Call read_page to get fresh ids.' : ''}`, preview: error.message };
   return { ok: false, content: `The action failed: ${error instanceof Error ? error.message : String(error)}` };
 }
 
@@ -31,11 +32,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createPageTools(deps: PageToolDeps) {
   const settle = deps.settleMs ?? 400;
 
-  /** Runs an action; for ones that can change the page, reports where it landed. */
-  const perform = async (ctx: ToolContext, action: PageAction, lookAgain: boolean): Promise<ToolResult> => {
+  /**
+   * Runs an action on exactly what the gate inspected for this call (`args` is the call's own
+   * arguments object); for actions that can change the page, reports where it landed.
+   */
+  const perform = async (ctx: ToolContext, args: object, action: PageAction, lookAgain: boolean): Promise<ToolResult> => {
     try {
       const tabId = tabOf(ctx);
-      const done = await deps.agent.request<{ message: string; url: string }>(tabId, { type: 'page/act', act: action });
+      const done = await deps.agent.act(tabId, args, action);
       if (!lookAgain) return { ok: true, content: done.message, preview: done.message };
       await sleep(settle);
       const after = await deps.reader.read(tabId, { maxTokens: 1200 }, ctx.conversationId).catch(() => undefined);
@@ -71,7 +75,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ id, reason }),
       risk: 'interact',
       timeoutMs: 15_000,
-      run: ({ id }, ctx) => perform(ctx, { action: 'click', id }, true),
+      run: (args, ctx) => perform(ctx, args, { action: 'click', id: args.id }, true),
     }),
     defineTool({
       name: 'fill',
@@ -79,7 +83,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ id, text: z.string().describe('The text to type.'), reason }),
       risk: 'interact',
       timeoutMs: 10_000,
-      run: ({ id, text }, ctx) => perform(ctx, { action: 'fill', id, text }, false),
+      run: (args, ctx) => perform(ctx, args, { action: 'fill', id: args.id, text: args.text }, false),
     }),
     defineTool({
       name: 'select_option',
@@ -87,7 +91,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ id, option: z.string().describe('The option’s text or value.'), reason }),
       risk: 'interact',
       timeoutMs: 10_000,
-      run: ({ id, option }, ctx) => perform(ctx, { action: 'select_option', id, option }, false),
+      run: (args, ctx) => perform(ctx, args, { action: 'select_option', id: args.id, option: args.option }, false),
     }),
     defineTool({
       name: 'set_checked',
@@ -95,7 +99,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ id, checked: looseBoolean.describe('true to check, false to uncheck.'), reason }),
       risk: 'interact',
       timeoutMs: 10_000,
-      run: ({ id, checked }, ctx) => perform(ctx, { action: 'set_checked', id, checked }, false),
+      run: (args, ctx) => perform(ctx, args, { action: 'set_checked', id: args.id, checked: args.checked }, false),
     }),
     defineTool({
       name: 'press_key',
@@ -104,7 +108,7 @@ export function createPageTools(deps: PageToolDeps) {
       risk: 'interact',
       timeoutMs: 15_000,
       repeatable: true,
-      run: ({ key, id }, ctx) => perform(ctx, { action: 'press_key', key, id }, true),
+      run: (args, ctx) => perform(ctx, args, { action: 'press_key', key: args.key, id: args.id }, true),
     }),
     defineTool({
       name: 'scroll',
@@ -113,7 +117,7 @@ export function createPageTools(deps: PageToolDeps) {
       risk: 'interact',
       timeoutMs: 10_000,
       repeatable: true,
-      run: ({ direction, id }, ctx) => perform(ctx, { action: 'scroll', direction, id }, true),
+      run: (args, ctx) => perform(ctx, args, { action: 'scroll', direction: args.direction, id: args.id }, true),
     }),
     defineTool({
       name: 'hover',
@@ -121,7 +125,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ id }),
       risk: 'interact',
       timeoutMs: 10_000,
-      run: ({ id }, ctx) => perform(ctx, { action: 'hover', id }, true),
+      run: (args, ctx) => perform(ctx, args, { action: 'hover', id: args.id }, true),
     }),
     defineTool({
       name: 'submit_form',
@@ -129,7 +133,7 @@ export function createPageTools(deps: PageToolDeps) {
       input: z.object({ id, reason }),
       risk: 'sensitive',
       timeoutMs: 20_000,
-      run: ({ id }, ctx) => perform(ctx, { action: 'submit', id }, true),
+      run: (args, ctx) => perform(ctx, args, { action: 'submit', id: args.id }, true),
     }),
     defineTool({
       name: 'wait_for',

@@ -4,8 +4,6 @@ import { hrefResolver, type HrefResolver } from './href';
 import { inViewport, isHidden } from './visibility';
 import { walk } from './walk';
 
-export const ID_ATTRIBUTE = 'data-foxagent-id';
-
 const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
 
 function isCandidate(el: Element): boolean {
@@ -21,7 +19,7 @@ function isCandidate(el: Element): boolean {
   return el.hasAttribute('onclick') && tabindex !== null && Number(tabindex) >= 0;
 }
 
-function implicitRole(el: Element): string {
+export function implicitRole(el: Element): string {
   const tag = el.tagName.toUpperCase();
   const type = ((el as HTMLInputElement).type || '').toLowerCase();
   switch (tag) {
@@ -118,25 +116,13 @@ function describe(el: Element, id: number, frame: string, inView: boolean, resol
   return entry;
 }
 
-/** Elements marked in earlier snapshots, per document, so their markers can be cleared. */
-const marked = new WeakMap<Document, Element[]>();
-
-export function clearMarkers(doc: Document): void {
-  for (const el of marked.get(doc) ?? []) el.removeAttribute(ID_ATTRIBUTE);
-  for (const el of Array.from(doc.querySelectorAll(`[${ID_ATTRIBUTE}]`))) el.removeAttribute(ID_ATTRIBUTE);
-  marked.set(doc, []);
-}
-
-export function markedElements(doc: Document): readonly Element[] {
-  return marked.get(doc) ?? [];
-}
-
 /**
- * Finds the visible interactive elements under `root`, keeps at most `limit` (those in view
- * first, then in document order), numbers them 1… in document order and, with `mark`, tags each
- * live element with its id.
+ * Finds the visible interactive elements under `root`, keeps as many as fit `maxChars` (those in
+ * view first, then in document order) and numbers them 1… in document order. `nodes` are the live
+ * elements in the same order: the page agent keeps them in its own map, so nothing is written into
+ * the page.
  */
-export function indexInteractive(doc: Document, root: Node, { maxChars, mark }: { maxChars: number; mark: boolean }): { elements: PageElement[]; total: number; chars: number } {
+export function indexInteractive(root: Node, { maxChars }: { maxChars: number }): { elements: PageElement[]; nodes: Element[]; total: number; chars: number } {
   const found: { el: Element; frame: string }[] = [];
   walk(root, ({ node, place, exit }) => {
     if (exit || node.nodeType !== 1) return;
@@ -158,15 +144,8 @@ export function indexInteractive(doc: Document, root: Node, { maxChars, mark }: 
     chosen.push({ ...v, entry });
   }
   chosen.sort((a, b) => a.order - b.order);
-  if (mark) clearMarkers(doc);
-  const elements = chosen.map(({ el, entry }, i) => {
-    if (mark) {
-      el.setAttribute(ID_ATTRIBUTE, String(i + 1));
-      marked.get(doc)!.push(el);
-    }
-    return { ...entry, id: i + 1 };
-  });
-  return { elements, total: visible.length, chars };
+  const elements = chosen.map(({ entry }, i) => ({ ...entry, id: i + 1 }));
+  return { elements, nodes: chosen.map(({ el }) => el), total: visible.length, chars };
 }
 
 /** One element as the model reads it: `[id] role "name" value=… (flags)`. */

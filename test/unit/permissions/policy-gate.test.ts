@@ -24,7 +24,7 @@ function setup({ origins = { 1: 'https://shop.example', 2: 'https://other.exampl
   const prompter = new PermissionPrompter((e) => events.push(e), timeoutMs);
   const store = new PolicyStore(storage);
   const audit = new AuditLog(storage);
-  const gate = new PolicyGate({ store, prompter, audit, originOf: async (tabId) => (tabId === undefined ? undefined : origins[tabId]), inspect: async (_tab, id) => targets[id] });
+  const gate = new PolicyGate({ store, prompter, audit, originOf: async (tabId) => (tabId === undefined ? undefined : origins[tabId]), inspect: async (_tab, call) => targets[call.args.id as number] });
   const requests = () => events.flatMap((e) => (e.type === 'permission/requested' ? [e.request] : []));
   /** Answers the next question with `decision`; resolves with the request that was asked. */
   const answerNext = (decision: Decision) =>

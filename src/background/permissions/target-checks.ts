@@ -1,0 +1,86 @@
+/**
+ * What the engine makes of the element a call acts on: the element in words for the question,
+ * whether it is destructive, and whether the page's text points the agent to it.
+ *
+ * "Points to" looks for instruction-like references only, because every button's label is also
+ * in the page's visible text and in the element list the model reads. A reference counts when
+ * the element's accessible name appears in the untrusted text the model saw
+ *   - right after an imperative verb (click, tap, press, select, choose, …), with at most four
+ *     words between them on the same line (`click on the "Claim prize" button`), or
+ *   - in quotes, in a sentence that has such a verb or on a line addressed to the assistant
+ *     (AI, assistant, agent, bot, model, "instructions", "you must", "ignore previous"…);
+ * and the user's own words do not contain that name. The element list's own lines
+ * (`[12] button "Claim prize"` at the start of a line) are not references.
+ */
+import type { TargetInfo } from './tiers';
+
+const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** `button “Delete account” in form “Close your account”`: what the user is asked about. */
+export function describeTarget(target: TargetInfo): string {
+  const what = target.role && target.role !== 'generic' ? target.role : target.tag;
+  const name = target.name ? `${what} “${clip(target.name)}”` : `${what} (no name)`;
+  const via = target.formVia ?? (target.formName ? 'ancestor' : undefined);
+  if (!via) return name;
+  const form = target.formName ? `form “${clip(target.formName)}”` : 'a form';
+  if (via === 'script') return `${name} (may send ${form})`;
+  return `${name} ${via === 'attribute' ? 'for' : 'in'} ${form}`;
+}
+
+const DESTRUCTIVE: RegExp[] = [
+  /\b(delete|deleting|remove|removing|erase|destroy|wipe|deactivate|terminate|discard)\b/,
+  /\b(pay|paying|buy|purchase|checkout|check out|transfer|unsubscribe|confirm)\b/,
+  /\b(place|submit|confirm) (your |my |the |this )?order\b|\border now\b/,
+  /\bsend (money|payment|funds)\b/,
+  /\bcancel (my |your |the |this )?(order|subscription|membership|plan|account|booking|reservation|payment)s?\b/,
+  /\bclose (my |your |the |this )?account\b/,
+];
+
+/** The word that makes acting on this element look destructive (in its name or its form's), if any. */
+export function destructiveWord(target: TargetInfo): string | undefined {
+  for (const label of [target.name, target.formName]) {
+    const text = normalise(label ?? '');
+    for (const pattern of DESTRUCTIVE) {
+      const found = text.match(pattern);
+      if (found) return found[0];
+    }
+  }
+  return undefined;
+}
+
+const VERBS = 'click|tap|press|push|hit|select|choose|pick|activate|submit|follow|open|toggle|check|tick';
+const QUOTES = `"'“”‘’«»\``;
+/** A verb, then up to four words on the same line, then (perhaps) an opening quote, right before the name. */
+const VERB_BEFORE = new RegExp(`\\b(${VERBS})\\b(?:[ \\t]+[^\\s.!?]+){0,4}?[ \\t]*[${QUOTES}]?[ \\t]*$`);
+const VERB_ANYWHERE = new RegExp(`\\b(${VERBS})\\b`);
+const ADDRESSED = /\b(ai|a\.i\.|assistants?|agents?|bots?|llms?|language models?|models?|chatgpt|gpt|claude|copilot|instructions?)\b|\byou (must|should|need to|have to|are (required|authori[sz]ed))\b|\bignore (all |any )?(previous|prior|earlier)\b/;
+const LISTING_LINE = /^[ \t]*\[\d+\] [a-z]+ "(?:[^"\\]|\\.)*"/gm;
+
+function normalise(text: string): string {
+  return text.toLowerCase().replace(/[ \t\u00a0]+/g, ' ').trim();
+}
+
+/** Whether the untrusted page text points the agent to this element and the user did not name it. */
+export function pageSteered(target: TargetInfo, pageText: string, userText: string): boolean {
+  const name = normalise(target.name ?? '');
+  if (name.length < 2) return false;
+  if (normalise(userText).includes(name)) return false;
+  const text = pageText.replace(LISTING_LINE, '').toLowerCase().replace(/[ \t\u00a0]+/g, ' ');
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = text.slice(Math.max(0, at - 80), at);
+    if (VERB_BEFORE.test(before)) return true;
+    const quoted = QUOTES.includes(before.trimEnd().slice(-1)) && QUOTES.includes(text.slice(at + name.length).trimStart().charAt(0) || ' ');
+    if (!quoted) continue;
+    const sentenceStart = Math.max(...['.', '!', '?', '\n'].map((c) => text.lastIndexOf(c, at - 2))) + 1;
+    const sentenceEnd = nextBoundary(text, at + name.length + 1);
+    const sentence = text.slice(sentenceStart, sentenceEnd);
+    const line = text.slice(text.lastIndexOf('\n', at) + 1, sentenceEnd);
+    if (VERB_ANYWHERE.test(sentence) || ADDRESSED.test(line)) return true;
+  }
+  return false;
+}
+
+function nextBoundary(text: string, from: number): number {
+  const ends = ['. ', '!', '?', '\n'].map((c) => text.indexOf(c, from)).filter((i) => i !== -1);
+  return ends.length ? Math.min(...ends) : text.length;
+}

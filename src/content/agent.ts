@@ -1,0 +1,91 @@
+/**
+ * The page agent's answers to the background's requests, for one document. Element ids live in
+ * its private registry; an inspection says which snapshot, document and origin it was made in,
+ * and an action is carried out only if all of these, and the element itself, are still the ones
+ * the permission engine judged and the user approved. Pure DOM code (also run under jsdom).
+ */
+import { PAGE_AGENT_VERSION, type ContentRequest, type ElementRef, type PageAction, type TargetInfo } from '../shared/content-protocol';
+import { readPage, renderSnapshotForPrompt } from './dom-reader';
+import { ElementRegistry } from './element-registry';
+import { ActionError, click, fill, hover, pressKey, scroll, selectOption, setChecked, submit, waitFor, type ActionOutcome } from './page-actions';
+import { focusedElement, inspectTarget, sameTarget } from './target';
+import { highlight } from './visual-highlighter';
+
+export interface PageAgent {
+  handle(request: ContentRequest): Promise<unknown>;
+}
+
+const READ_AGAIN = 'read it again';
+
+export function createPageAgent(doc: Document, { mutations }: { mutations: () => number }): PageAgent {
+  const registry = new ElementRegistry(doc);
+  const origin = () => doc.location?.origin ?? new URL(doc.URL).origin;
+
+  /** The element an action or inspection is about: by id in the snapshot, or the focused one. */
+  const targetOf = (snapshot: string, id: number | undefined): Element | undefined => (id === undefined ? focusedElement(doc) : registry.resolve(snapshot, id));
+
+  /** The same document and origin, and for an element by id, the same (latest) snapshot. */
+  const checkPage = (ref: ElementRef, byId: boolean) => {
+    if (ref.doc !== registry.docToken) throw new ActionError('stale', `The page was replaced (it navigated or was rewritten) since it was read; ${READ_AGAIN}.`);
+    if (ref.origin !== origin()) throw new ActionError('stale', `The page is now on ${origin()}, not ${ref.origin} where it was read; ${READ_AGAIN}.`);
+    if (byId && ref.snapshot !== registry.nonce) throw new ActionError('stale', `The page was read again since this action was prepared; ${READ_AGAIN}.`);
+  };
+
+  function act(action: PageAction, expect: ElementRef & { target?: TargetInfo }): ActionOutcome {
+    checkPage(expect, action.id !== undefined);
+    const keyed = action.action === 'press_key' ? action.key : undefined;
+    const el = action.id === undefined && action.action !== 'press_key' ? undefined : targetOf(expect.snapshot, action.id);
+    const now = el ? inspectTarget(el, keyed) : undefined;
+    if (!sameTarget(now, expect.target)) {
+      throw new ActionError('changed', `The page changed since you approved it (${what(expect.target)} is now ${what(now)}); ${READ_AGAIN} and decide again.`);
+    }
+    if (el) highlight(el);
+    switch (action.action) {
+      case 'click':
+        return click(el!);
+      case 'hover':
+        return hover(el!);
+      case 'fill':
+        return fill(el!, action.text, { append: action.append });
+      case 'select_option':
+        return selectOption(el!, action.option);
+      case 'set_checked':
+        return setChecked(el!, action.checked);
+      case 'press_key':
+        return pressKey(doc, action.key, el);
+      case 'submit':
+        return submit(el!);
+      case 'scroll':
+        return scroll(doc, { direction: action.direction, target: el });
+    }
+  }
+
+  return {
+    async handle(request) {
+      switch (request.type) {
+        case 'page/ping':
+          return { version: PAGE_AGENT_VERSION, mutations: mutations(), url: doc.URL, doc: registry.docToken, snapshot: registry.nonce };
+        case 'page/inspect': {
+          const ref: ElementRef = { snapshot: request.snapshot, doc: registry.docToken, origin: origin() };
+          checkPage(ref, request.id !== undefined);
+          const el = targetOf(request.snapshot, request.id);
+          return { ref, target: el ? inspectTarget(el, request.key) : undefined };
+        }
+        case 'page/read': {
+          const snapshot = readPage(doc, { ...request.options, register: (nodes) => registry.issue(nodes) });
+          return { snapshot, rendered: renderSnapshotForPrompt(snapshot), mutations: mutations() };
+        }
+        case 'page/act':
+          return { ...act(request.act, request.expect), url: doc.URL };
+        case 'page/wait':
+          return waitFor(doc, { text: request.text, selector: request.selector, timeoutMs: request.timeoutMs });
+      }
+    },
+  };
+}
+
+function what(target: TargetInfo | undefined): string {
+  if (!target) return 'nothing';
+  const form = target.formName ? ` in form “${target.formName}”` : '';
+  return `${target.role ?? target.tag} “${target.name ?? ''}”${form}`;
+}
