@@ -21,8 +21,9 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
   const registry = new ElementRegistry(doc);
   const origin = () => doc.location?.origin ?? new URL(doc.URL).origin;
 
-  /** The element an action or inspection is about: by id in the snapshot, or the focused one. */
-  const targetOf = (snapshot: string, id: number | undefined): Element | undefined => (id === undefined ? focusedElement(doc) : registry.resolve(snapshot, id));
+  /** The element an action or inspection is about: by id in the snapshot, or for a key press with no id the focused one. */
+  const targetOf = (snapshot: string, id: number | undefined, keyPress: boolean): Element | undefined =>
+    id !== undefined ? registry.resolve(snapshot, id) : keyPress ? focusedElement(doc) : undefined;
 
   /** The same document and origin, and for an element by id, the same (latest) snapshot. */
   const checkPage = (ref: ElementRef, byId: boolean) => {
@@ -34,7 +35,7 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
   function act(action: PageAction, expect: ElementRef & { target?: TargetInfo }): ActionOutcome {
     checkPage(expect, action.id !== undefined);
     const keyed = action.action === 'press_key' ? action.key : undefined;
-    const el = action.id === undefined && action.action !== 'press_key' ? undefined : targetOf(expect.snapshot, action.id);
+    const el = targetOf(expect.snapshot, action.id, action.action === 'press_key');
     const now = el ? inspectTarget(el, keyed) : undefined;
     if (!sameTarget(now, expect.target)) {
       throw new ActionError('changed', `The page changed since you approved it (${what(expect.target)} is now ${what(now)}); ${READ_AGAIN} and decide again.`);
@@ -68,7 +69,7 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
         case 'page/inspect': {
           const ref: ElementRef = { snapshot: request.snapshot, doc: registry.docToken, origin: origin() };
           checkPage(ref, request.id !== undefined);
-          const el = targetOf(request.snapshot, request.id);
+          const el = targetOf(request.snapshot, request.id, request.key !== undefined);
           return { ref, target: el ? inspectTarget(el, request.key) : undefined };
         }
         case 'page/read': {

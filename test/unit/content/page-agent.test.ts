@@ -135,3 +135,13 @@ test('press_key without an id acts on the focused element the gate inspected, an
   (document.querySelector('input[type="password"]') as HTMLInputElement).focus();
   await expect(send({ type: 'page/act', act: { action: 'press_key', key: 'Enter' }, expect: { ...ref, target } })).rejects.toThrow(/changed since you approved it/i);
 });
+
+test('scrolling with no id is not about the focused element', async () => {
+  page('<input aria-label="Query"><button>Top</button>');
+  const s = await read();
+  (document.querySelector('input') as HTMLInputElement).focus();
+  window.scrollTo = () => undefined;
+  const { ref, target } = await inspect(s.nonce!);
+  expect(target).toBeUndefined();
+  await expect(send({ type: 'page/act', act: { action: 'scroll', direction: 'down' }, expect: { ...ref, target } })).resolves.toMatchObject({ message: expect.stringMatching(/Scrolled down/) });
+});
