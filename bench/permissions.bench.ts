@@ -30,7 +30,7 @@ async function main() {
     store,
     audit,
     prompter: new PermissionPrompter(() => undefined, 60_000),
-    originOf: async () => ORIGIN,
+    tab: async () => ({ url: `${ORIGIN}/`, windowId: 1 }),
     inspect: async () => ({ tag: 'input', type: 'text', name: 'Your name' }),
   });
   const task = { startTabId: 1, openedTabs: new Set<number>() };

@@ -13,7 +13,6 @@ import { TabAgent } from './page/tab-agent';
 import { waitForLoad } from './page/wait-for-load';
 import { AuditLog } from './permissions/audit-log';
 import { PolicyStore } from './permissions/policies';
-import { originOfUrl } from '../shared/permissions';
 import { PolicyGate } from './permissions/policy-gate';
 import { PermissionPrompter } from './permissions/prompter';
 import { createSessionFactory } from './provider-resolver';
@@ -37,7 +36,7 @@ const gate = new PolicyGate({
   store: policies,
   prompter,
   audit,
-  originOf: async (tabId) => (tabId === undefined ? undefined : originOfUrl((await browser.tabs.get(tabId).catch(() => undefined))?.url)),
+  tab: (tabId) => browser.tabs.get(tabId),
   inspect: (tabId, call) => agent.inspect(tabId, call),
 });
 const chat = new ChatService({
@@ -66,6 +65,9 @@ async function applySettings() {
   const settings = await loadSettings(storage);
   guardOllamaOrigin(settings.provider.kind === 'ollama' ? settings.provider.baseUrl : undefined);
 }
+
+// A turn cut off by the last shutdown is marked interrupted, with Retry, before any turn starts.
+void conversations.recoverInterrupted().then((changed) => changed.forEach((conversation) => emit({ type: 'conversation/updated', conversation })), () => undefined);
 
 browser.runtime.onConnect.addListener((port) => hub.accept(port));
 browser.storage.onChanged.addListener((changes, area) => {

@@ -42,10 +42,16 @@ export const PermissionRequestSchema = z.object({
   why: z.string().optional(),
   /** Whether "always allow on this site" may be offered (never for sensitive actions). */
   canAllowAlways: z.boolean(),
+  /** Whether "allow <tool> on <site> for this task" may be offered (interactions only). */
+  canAllowTask: z.boolean().optional(),
 });
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 
-export const DecisionSchema = z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+/**
+ * The user's answer. `allow_once`: this one call. `allow_task`: this tool on this site until the
+ * task ends. `allow_always` / `reject_always`: a stored rule for this site and tool.
+ */
+export const DecisionSchema = z.enum(['allow_once', 'allow_task', 'allow_always', 'reject_once', 'reject_always']);
 export type Decision = z.infer<typeof DecisionSchema>;
 
 export const ConversationSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number(), messageCount: z.number() });

@@ -100,9 +100,12 @@ export class SidebarDriver {
     return `[data-testid="permission-dialog"][data-tool="${tool}"]`;
   }
 
-  /** Answers the permission request shown for `tool`. */
-  async answerPermission(tool: string, choice: 'allow-once' | 'allow-always' | 'deny'): Promise<void> {
-    const selector = `${SidebarDriver.question(tool)} [data-testid="${choice}"]`;
+  /**
+   * Answers the permission request shown for `tool`, once its buttons take clicks (a new question
+   * ignores them for a moment, as a person's stray key presses must not answer it).
+   */
+  async answerPermission(tool: string, choice: 'allow-once' | 'allow-task' | 'allow-always' | 'deny'): Promise<void> {
+    const selector = `${SidebarDriver.question(tool)}:not([data-armed="false"]) [data-testid="${choice}"]`;
     await this.page.waitForSelector(selector, { timeout: 20_000 });
     await this.press(selector);
   }
@@ -117,7 +120,7 @@ export class SidebarDriver {
     const loop = (async () => {
       while (running) {
         const tool = await this.page
-          .$eval('[data-testid="permission-dialog"]', (dialog) => {
+          .$eval('[data-testid="permission-dialog"]:not([data-armed="false"])', (dialog) => {
             dialog.querySelector<HTMLButtonElement>('[data-testid="allow-once"]')?.click();
             return dialog.getAttribute('data-tool');
           })

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../llm/types';
-import type { Risk, TaskState, ToolDefinition } from '../tools/registry';
+import type { TaskState, ToolDefinition } from '../tools/registry';
 
 export interface GateCall {
   tool: ToolDefinition;
@@ -37,15 +37,3 @@ export interface PermissionGate {
   /** Called once the call has ended (run, failed or denied), with its verdict. */
   settled?(call: GateCall, scope: GateScope, verdict: Verdict, outcome: CallOutcome): void;
 }
-
-export interface PermissionRequest {
-  id: string;
-  conversationId: string;
-  tool: string;
-  risk: Risk;
-  args: Record<string, unknown>;
-  reason?: string;
-  origin?: string;
-}
-
-export type Decision = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';

@@ -9,6 +9,7 @@ import { evaluate, type CallFacts, type Evaluation } from './engine';
 import type { PolicyStore } from './policies';
 import type { PermissionPrompter } from './prompter';
 import { originOfUrl } from '../../shared/permissions';
+import { restrictionOf } from '../page/restricted';
 import { redactArgs } from './redact';
 import { describeTarget } from './target-checks';
 import type { TargetInfo } from './tiers';
@@ -17,8 +18,8 @@ export interface PolicyGateDeps {
   store: PolicyStore;
   prompter: PermissionPrompter;
   audit: AuditLog;
-  /** The origin of the page in a tab (`https://example.org`), if it has one. */
-  originOf(tabId: number | undefined): Promise<string | undefined>;
+  /** A tab's page, title and window; undefined when there is no such tab. */
+  tab(tabId: number): Promise<TabFacts | undefined>;
   /**
    * What the page element a call acts on is (by its id, or the focused element for a key press),
    * undefined for calls on no element. The page layer keeps this inspection for the call, and the
@@ -34,11 +35,29 @@ interface Decided {
   evaluation: Evaluation;
 }
 
+/** What the gate needs to know of a tab. */
+export interface TabFacts {
+  url?: string;
+  title?: string;
+  windowId?: number;
+}
+
 const NAVIGATING = new Set(['navigate', 'open_tab']);
+/** A destination the gate cannot read is judged as another site (fail closed). */
+const UNREADABLE = 'an address FoxAgent cannot read';
+
+/** Where a call goes, or why it cannot run at all, worked out before any rule is consulted. */
+interface Place {
+  destinationOrigin?: string;
+  /** What the call acts on, in words, when it is a tab or an address. */
+  target?: string;
+  otherWindow?: boolean;
+  refusal?: string;
+}
 
 export class PolicyGate implements PermissionGate {
-  /** "Allow once" for an interaction holds for that site for the rest of the conversation. */
-  private readonly allowedThisConversation = new Set<string>();
+  /** "Allow <tool> on <site> for this task": per task, `origin|tool`. */
+  private readonly allowedInTask = new WeakMap<object, Set<string>>();
   private readonly decided = new WeakMap<GateCall['call'], Decided>();
   private readonly startOrigins = new WeakMap<object, Promise<string | undefined>>();
   /** Calls the user refused in a task: asked for again, they are refused without asking. */
@@ -47,17 +66,24 @@ export class PolicyGate implements PermissionGate {
   constructor(private readonly deps: PolicyGateDeps) {}
 
   async decide(gateCall: GateCall, scope: GateScope, onAsk: (masked?: string[]) => void, signal: AbortSignal): Promise<Verdict> {
-    const facts = await this.factsOf(gateCall, scope);
-    const key = `${scope.conversationId}|${facts.origin}`;
-    // An earlier "allow once" for an interaction on this site, in this conversation, acts as an
-    // allow rule below the user's own rules: the engine's escalations still apply to it.
+    const { facts, place } = await this.factsOf(gateCall, scope);
+    if (place.refusal) {
+      this.decided.set(gateCall.call, { facts, evaluation: { tier: facts.risk, policy: 'deny', why: place.refusal, canAllowAlways: false } });
+      return { allowed: false, by: 'policy', reason: place.refusal };
+    }
+    // "Allow once" is this one call and nothing else. "For this task" acts as an allow rule for
+    // one tool on one site in one task, below the user's own rules: the engine's escalations
+    // still apply to it.
+    const grants = scope.task ? this.allowedInTask.get(scope.task) : undefined;
     const rules = {
       sensitiveSites: () => this.deps.store.sensitiveSites(),
       find: async (origin: string, tool: string, tier: Evaluation['tier']) =>
         (await this.deps.store.find(origin, tool, tier)) ??
-        (tier === 'interact' && this.allowedThisConversation.has(key) ? { origin, subject: 'tier:interact', policy: 'allow' as const, createdAt: 0 } : undefined),
+        (tier === 'interact' && grants?.has(`${origin}|${tool}`) ? { origin, subject: tool, policy: 'allow' as const, createdAt: 0 } : undefined),
     };
     const evaluation = await evaluate(facts, rules);
+    // Offered only for an interaction by an interacting tool: never navigation, tabs or sensitive.
+    const canAllowTask = Boolean(scope.task) && evaluation.tier === 'interact' && gateCall.tool.risk === 'interact';
     this.decided.set(gateCall.call, { facts, evaluation });
     // What the user may see of the arguments, and which of them are secret for this target.
     const shown = redactArgs(gateCall.args, facts.target);
@@ -78,19 +104,20 @@ export class PolicyGate implements PermissionGate {
         risk: evaluation.tier,
         args: shown,
         origin: facts.origin,
-        target: facts.target ? describeTarget(facts.target) : undefined,
+        target: place.target ?? (facts.target ? describeTarget(facts.target) : undefined),
         reason: typeof gateCall.args.reason === 'string' ? gateCall.args.reason : undefined,
         why: evaluation.why,
         canAllowAlways: evaluation.canAllowAlways,
+        canAllowTask,
       },
       signal,
     );
     if (answer === 'allow_always' && evaluation.canAllowAlways) await this.remember(facts.origin, gateCall.tool.name, 'allow');
     if (answer === 'reject_always') await this.remember(facts.origin, gateCall.tool.name, 'deny');
-    if (answer === 'allow_once' || answer === 'allow_always') {
-      if (evaluation.tier === 'interact') this.allowedThisConversation.add(key);
-      return { allowed: true, by: 'user', ...masked };
+    if (answer === 'allow_task' && canAllowTask && scope.task) {
+      this.allowedInTask.set(scope.task, (grants ?? new Set()).add(`${facts.origin}|${gateCall.tool.name}`));
     }
+    if (answer === 'allow_once' || answer === 'allow_always' || answer === 'allow_task') return { allowed: true, by: 'user', ...masked };
     if ((answer === 'reject_once' || answer === 'reject_always') && scope.task) {
       this.deniedInTask.set(scope.task, (denied ?? new Set()).add(signature));
     }
@@ -123,23 +150,60 @@ export class PolicyGate implements PermissionGate {
     await this.deps.store.set({ origin, subject: tool, policy }).catch(() => undefined);
   }
 
-  private async factsOf({ tool, args }: GateCall, scope: GateScope): Promise<CallFacts> {
-    const origin = (await this.deps.originOf(scope.tabId)) ?? 'unknown';
+  private async factsOf({ tool, args }: GateCall, scope: GateScope): Promise<{ facts: CallFacts; place: Place }> {
+    const here = await this.tabFacts(scope.tabId);
+    const origin = originOfUrl(here?.url) ?? 'unknown';
+    const place = await this.placeOf(tool, args, here);
     // An element that cannot be inspected is not acted on either (the page layer refuses it).
-    const target = scope.tabId !== undefined && tool.risk !== 'read' ? await this.deps.inspect(scope.tabId, { tool: tool.name, args }).catch(() => undefined) : undefined;
-    const destinationOrigin = NAVIGATING.has(tool.name) && typeof args.url === 'string' ? originOfUrl(args.url) : undefined;
+    const target = !place.refusal && scope.tabId !== undefined && tool.risk !== 'read' ? await this.deps.inspect(scope.tabId, { tool: tool.name, args }).catch(() => undefined) : undefined;
     const context = scope.context?.() ?? { userText: '', pageText: '' };
-    return {
+    const facts: CallFacts = {
       tool: tool.name,
       risk: tool.risk,
       args,
       origin,
       startOrigin: await this.startOrigin(scope),
-      destinationOrigin,
+      destinationOrigin: place.destinationOrigin,
+      otherWindow: place.otherWindow,
       target,
       userText: context.userText,
       pageText: context.pageText,
     };
+    return { facts, place };
+  }
+
+  /**
+   * Where the call goes and what it acts on: the address a navigation loads (already normalised
+   * by the tool's schema), the tab a switch leads to. A page FoxAgent cannot act on is refused here,
+   * before any question, as is a tab that does not exist.
+   */
+  private async placeOf(tool: GateCall['tool'], args: Record<string, unknown>, here: TabFacts | undefined): Promise<Place> {
+    // Interacting and sensitive tools act on the page in the tab; navigation and tab tools do not.
+    if (tool.risk === 'interact' || tool.risk === 'sensitive') {
+      const restriction = here && restrictionOf(here.url);
+      if (restriction) return { refusal: restriction };
+    }
+    if (NAVIGATING.has(tool.name)) {
+      const url = typeof args.url === 'string' ? args.url : '';
+      return { destinationOrigin: originOfUrl(url) ?? UNREADABLE, target: url.length > 200 ? `${url.slice(0, 199)}…` : url };
+    }
+    if (tool.name === 'switch_tab') {
+      const id = typeof args.tab_id === 'number' ? args.tab_id : undefined;
+      const tab = await this.tabFacts(id);
+      if (!tab) return { refusal: `there is no open tab with tab_id=${String(args.tab_id)}; call list_tabs` };
+      const destinationOrigin = originOfUrl(tab.url) ?? UNREADABLE;
+      const title = (tab.title ?? '').trim() || '(untitled)';
+      return {
+        destinationOrigin,
+        target: `tab “${title.length > 80 ? `${title.slice(0, 79)}…` : title}” on ${destinationOrigin}`,
+        otherWindow: here?.windowId !== undefined && tab.windowId !== here.windowId,
+      };
+    }
+    return {};
+  }
+
+  private async tabFacts(tabId: number | undefined): Promise<TabFacts | undefined> {
+    return tabId === undefined ? undefined : this.deps.tab(tabId).catch(() => undefined);
   }
 
   /** The origin the task started on, read once per task. */
@@ -148,7 +212,7 @@ export class PolicyGate implements PermissionGate {
     if (!task) return Promise.resolve(undefined);
     let known = this.startOrigins.get(task);
     if (!known) {
-      known = this.deps.originOf(task.startTabId);
+      known = this.tabFacts(task.startTabId).then((tab) => originOfUrl(tab?.url));
       this.startOrigins.set(task, known);
     }
     return known;

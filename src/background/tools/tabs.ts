@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PageReader } from '../page/page-reader';
 import { restrictionOf } from '../page/restricted';
 import { defineTool, type ToolContext, type ToolResult } from './registry';
+import { webUrl } from './schemas';
 
 /** The tab APIs the tab tools use; `browser.tabs` provides them. */
 export interface TabControl {
@@ -24,11 +25,6 @@ export interface TabToolDeps {
 
 const NAV_TIMEOUT = 30_000;
 
-function normalizeUrl(raw: string): string {
-  const url = raw.trim();
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url;
-  return `https://${url.replace(/^\/\//, '')}`;
-}
 
 export function createTabTools(deps: TabToolDeps) {
   /** After a navigation: where the tab is now, and its page, so the model need not ask. */
@@ -71,28 +67,27 @@ export function createTabTools(deps: TabToolDeps) {
     defineTool({
       name: 'navigate',
       description: 'Load a URL in the current tab.',
-      input: z.object({ url: z.string().min(1), reason: z.string().optional() }),
+      input: z.object({ url: webUrl, reason: z.string().optional() }),
       risk: 'navigate',
       timeoutMs: NAV_TIMEOUT + 5_000,
       run: ({ url }, ctx) =>
         guarded(async () => {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
-          const target = normalizeUrl(url);
-          await deps.tabs.update(tabId, { url: target });
-          return arrived(tabId, `Loaded ${target}.`, ctx);
+          await deps.tabs.update(tabId, { url });
+          return arrived(tabId, `Loaded ${url}.`, ctx);
         }),
     }),
     defineTool({
       name: 'open_tab',
       description: 'Open a URL in a new tab and continue working there.',
-      input: z.object({ url: z.string().min(1), reason: z.string().optional() }),
+      input: z.object({ url: webUrl, reason: z.string().optional() }),
       risk: 'navigate',
       timeoutMs: NAV_TIMEOUT + 5_000,
       run: ({ url }, ctx) =>
         guarded(async () => {
           const current = ctx.task.tabId === undefined ? undefined : await deps.tabs.get(ctx.task.tabId).catch(() => undefined);
-          const tab = await deps.tabs.create({ url: normalizeUrl(url), active: true, ...(current?.windowId !== undefined ? { windowId: current.windowId } : {}) });
+          const tab = await deps.tabs.create({ url, active: true, ...(current?.windowId !== undefined ? { windowId: current.windowId } : {}) });
           if (tab.id === undefined) return { ok: false, content: 'The tab could not be opened.' };
           ctx.task.openedTabs.add(tab.id);
           if (ctx.task.tabId !== undefined) (ctx.task.openedFrom ??= new Map()).set(tab.id, ctx.task.tabId);

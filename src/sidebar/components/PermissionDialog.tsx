@@ -1,13 +1,21 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Decision, PermissionRequest } from '../../shared/protocol';
 import { t } from '../../ui/i18n';
 import { summarizeArgs } from '../lib/describe';
 import { usePermissions } from '../stores/permissions';
 
 /**
- * The question the agent waits on: what it wants to do, on which site, the model's stated reason
- * and why FoxAgent asks. A modal dialog: focus stays inside, Escape denies once. Sensitive
- * actions open with Deny focused and never offer "always allow".
+ * How long a new question ignores its buttons: a user typing in the composer when it appears
+ * must not answer it with the Space or Enter they meant for their message.
+ */
+export const ARM_DELAY_MS = 700;
+
+/**
+ * The question the agent waits on: what it wants to do, on what exactly, on which site, the
+ * model's stated reason and why FoxAgent asks. A modal dialog: it takes the focus itself (Deny,
+ * for sensitive actions), ignores its buttons for a moment after it appears, keeps focus inside,
+ * and Escape denies once. Sensitive actions never offer "always allow"; "for this task" is
+ * offered only where the background says it may be.
  */
 export function PermissionDialog() {
   const pending = usePermissions((s) => s.pending);
@@ -21,10 +29,18 @@ export function PermissionDialog() {
 function Question({ request, queued, failure, onAnswer }: { request: PermissionRequest; queued: number; failure?: string; onAnswer(decision: Decision): void }) {
   const dialog = useRef<HTMLDivElement>(null);
   const sensitive = request.risk === 'sensitive';
+  const [armed, setArmed] = useState(false);
 
   useEffect(() => {
-    dialog.current?.querySelector<HTMLButtonElement>(sensitive ? '[data-testid="deny"]' : '[data-testid="allow-once"]')?.focus();
+    if (sensitive) dialog.current?.querySelector<HTMLButtonElement>('[data-testid="deny"]')?.focus();
+    else dialog.current?.focus();
+    const timer = setTimeout(() => setArmed(true), ARM_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [sensitive]);
+
+  const choose = (decision: Decision) => {
+    if (armed) onAnswer(decision);
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {
@@ -37,7 +53,7 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
     const buttons = [...(dialog.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
     const first = buttons[0];
     const last = buttons.at(-1);
-    if (event.shiftKey && document.activeElement === first) {
+    if (event.shiftKey && (document.activeElement === first || document.activeElement === dialog.current)) {
       event.preventDefault();
       last?.focus();
     } else if (!event.shiftKey && document.activeElement === last) {
@@ -48,6 +64,7 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
 
   const target = summarizeArgs(request.args, 160);
   const button = 'rounded px-2 py-1 text-sm';
+  const waiting = armed ? '' : 'opacity-60 cursor-wait';
   return (
     <div className="fixed inset-0 z-10 flex items-end bg-black/40 p-2 sm:items-center">
       <div
@@ -58,9 +75,11 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
         aria-describedby="permission-why"
         data-testid="permission-dialog"
         data-tool={request.tool}
+        data-armed={armed}
+        tabIndex={-1}
         data-risk={request.risk}
         onKeyDown={onKeyDown}
-        className="w-full space-y-2 rounded-lg border border-line bg-bg p-3 shadow-lg"
+        className="w-full space-y-2 rounded-lg border border-line bg-bg p-3 shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-accent"
       >
         <h2 id="permission-title" className="text-sm font-semibold">
           {t('permissionTitle')}
@@ -71,6 +90,12 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
           {target && <span className="ml-1 break-all text-muted">{target}</span>}
         </p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 text-xs">
+          {request.target && (
+            <>
+              <dt className="text-muted">{t('permissionTarget')}</dt>
+              <dd data-testid="permission-target" className="break-words font-medium">{request.target}</dd>
+            </>
+          )}
           <dt className="text-muted">{t('permissionSite')}</dt>
           <dd data-testid="permission-origin" className="break-all">{request.origin ?? t('permissionUnknownSite')}</dd>
           <dt className="text-muted">{t('permissionRisk')}</dt>
@@ -86,13 +111,18 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
           {t('permissionOn', [request.origin ?? '?', request.why ?? ''])}
         </p>
         {failure && <p role="alert" className="text-xs text-error">{failure}</p>}
-        <div className="flex flex-wrap gap-1">
-          <button type="button" data-testid="allow-once" className={`${button} bg-accent text-on-accent`} onClick={() => onAnswer('allow_once')}>{t('allowOnce')}</button>
-          {request.canAllowAlways && (
-            <button type="button" data-testid="allow-always" className={`${button} border border-line`} onClick={() => onAnswer('allow_always')}>{t('allowAlways')}</button>
+        <div className="flex flex-wrap gap-1" aria-busy={!armed}>
+          <button type="button" data-testid="allow-once" aria-disabled={!armed} className={`${button} bg-accent text-on-accent ${waiting}`} onClick={() => choose('allow_once')}>{t('allowOnce')}</button>
+          {request.canAllowTask && (
+            <button type="button" data-testid="allow-task" aria-disabled={!armed} className={`${button} border border-line ${waiting}`} onClick={() => choose('allow_task')}>
+              {t('allowTask', [request.tool, request.origin ?? '?'])}
+            </button>
           )}
-          <button type="button" data-testid="deny" className={`${button} border border-line`} onClick={() => onAnswer('reject_once')}>{t('deny')}</button>
-          <button type="button" data-testid="deny-always" className={`${button} border border-line`} onClick={() => onAnswer('reject_always')}>{t('denyAlways')}</button>
+          {request.canAllowAlways && (
+            <button type="button" data-testid="allow-always" aria-disabled={!armed} className={`${button} border border-line ${waiting}`} onClick={() => choose('allow_always')}>{t('allowAlways')}</button>
+          )}
+          <button type="button" data-testid="deny" aria-disabled={!armed} className={`${button} border border-line ${waiting}`} onClick={() => choose('reject_once')}>{t('deny')}</button>
+          <button type="button" data-testid="deny-always" aria-disabled={!armed} className={`${button} border border-line ${waiting}`} onClick={() => choose('reject_always')}>{t('denyAlways')}</button>
         </div>
       </div>
     </div>

@@ -24,7 +24,7 @@ function setup({ origins = { 1: 'https://shop.example', 2: 'https://other.exampl
   const prompter = new PermissionPrompter((e) => events.push(e), timeoutMs);
   const store = new PolicyStore(storage);
   const audit = new AuditLog(storage);
-  const gate = new PolicyGate({ store, prompter, audit, originOf: async (tabId) => (tabId === undefined ? undefined : origins[tabId]), inspect: async (_tab, call) => targets[call.args.id as number] });
+  const gate = new PolicyGate({ store, prompter, audit, tab: async (tabId) => (origins[tabId] ? { url: `${origins[tabId]}/`, windowId: 1 } : undefined), inspect: async (_tab, call) => targets[call.args.id as number] });
   const requests = () => events.flatMap((e) => (e.type === 'permission/requested' ? [e.request] : []));
   /** Answers the next question with `decision`; resolves with the request that was asked. */
   const answerNext = (decision: Decision) =>
@@ -50,19 +50,20 @@ test('reading is allowed without asking', async () => {
   expect(requests()).toEqual([]);
 });
 
-test('an interaction asks once per site in a conversation; another site or conversation asks again', async () => {
+test('an interaction asks; "Allow once" allows that call and the next one asks again, on any site', async () => {
   const { gate, requests, answerNext } = setup();
   const asked = answerNext('allow_once');
   expect(await decide(gate, callOf('click', { id: 3 }))).toEqual({ allowed: true, by: 'user' });
   expect(await asked).toMatchObject({ tool: 'click', risk: 'interact', origin: 'https://shop.example', canAllowAlways: true });
-  expect(await decide(gate, callOf('fill', { id: 4, text: 'ada@example.com' }))).toEqual({ allowed: true, by: 'policy' });
-  expect(requests()).toHaveLength(1);
+  const again = answerNext('reject_once');
+  expect(await decide(gate, callOf('fill', { id: 4, text: 'ada@example.com' }))).toMatchObject({ allowed: false, by: 'user' });
+  await again;
 
   void answerNext('reject_once');
   expect(await decide(gate, callOf('click', { id: 3 }), scope({ conversationId: 'conv-2' }))).toMatchObject({ allowed: false, by: 'user' });
   void answerNext('reject_once');
   expect(await decide(gate, callOf('click', { id: 3 }), scope({ tabId: 2, task: { startTabId: 2, openedTabs: new Set() } }))).toMatchObject({ allowed: false });
-  expect(requests()).toHaveLength(3);
+  expect(requests()).toHaveLength(4);
 });
 
 test('"always allow on this site" is stored as a rule for that site and tool only', async () => {

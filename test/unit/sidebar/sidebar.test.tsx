@@ -10,6 +10,7 @@ import type { Conversation } from '../../../src/shared/conversation';
 import type { PermissionRequest } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { App } from '../../../src/sidebar/App';
+import { ARM_DELAY_MS } from '../../../src/sidebar/components/PermissionDialog';
 import { conversationToJson, conversationToMarkdown } from '../../../src/sidebar/lib/export';
 import { useChat } from '../../../src/sidebar/stores/chat';
 import { useDraft } from '../../../src/sidebar/stores/draft';
@@ -158,21 +159,56 @@ describe('the permission dialog', () => {
     ...over,
   });
 
-  test('shows what, where, the model’s reason and why; focus starts on Allow once; each choice is sent', async () => {
+  /** The dialog once its buttons take clicks (they ignore them for a moment after it appears). */
+  const armedDialog = async () => {
+    const dialog = screen.getByRole('alertdialog');
+    await waitFor(() => expect(dialog.getAttribute('data-armed')).toBe('true'), { timeout: ARM_DELAY_MS * 3 });
+    return dialog;
+  };
+
+  test('shows what, on what, where, the model’s reason and why; focus starts on the dialog itself; each choice is sent', async () => {
     await renderApp();
-    for (const [testId, decision] of [['allow-once', 'allow_once'], ['allow-always', 'allow_always'], ['deny', 'reject_once'], ['deny-always', 'reject_always']] as const) {
-      act(() => background.emit({ type: 'permission/requested', request: request({ id: testId }) }));
+    for (const [testId, decision] of [['allow-once', 'allow_once'], ['allow-task', 'allow_task'], ['allow-always', 'allow_always'], ['deny', 'reject_once'], ['deny-always', 'reject_always']] as const) {
+      act(() => background.emit({ type: 'permission/requested', request: request({ id: testId, target: 'button “Subscribe” in form “Newsletter”', canAllowTask: true }) }));
       const dialog = screen.getByRole('alertdialog');
+      expect(document.activeElement).toBe(dialog);
+      await armedDialog();
+      expect(within(dialog).getByTestId('permission-target').textContent).toBe('button “Subscribe” in form “Newsletter”');
+      expect(within(dialog).getByTestId('allow-task').textContent).toBe('Allow click on https://shop.example for this task');
       expect(dialog.getAttribute('aria-modal')).toBe('true');
       expect(within(dialog).getByTestId('permission-origin').textContent).toBe('https://shop.example');
       expect(within(dialog).getByTestId('permission-reason').textContent).toBe('“to subscribe you”');
       expect(within(dialog).getByTestId('permission-why').textContent).toContain('interactions ask once per site');
       expect(dialog.textContent).toContain('id=12');
-      expect(document.activeElement).toBe(within(dialog).getByTestId('allow-once'));
       fireEvent.click(within(dialog).getByTestId(testId));
       await waitFor(() => expect(background.sent('permission/answer').at(-1)).toEqual({ type: 'permission/answer', id: testId, decision }));
       expect(screen.queryByRole('alertdialog')).toBeNull();
     }
+  });
+
+  test('keys and clicks meant for the composer do not answer a question that just appeared', async () => {
+    await renderApp();
+    const composer = screen.getByTestId('composer');
+    composer.focus();
+    act(() => background.emit({ type: 'permission/requested', request: request({ canAllowTask: true }) }));
+    const dialog = screen.getByRole('alertdialog');
+    // Focus left the composer for the dialog itself, not for a button that Space or Enter would press.
+    expect(document.activeElement).toBe(dialog);
+    fireEvent.keyDown(dialog, { key: 'Enter' });
+    fireEvent.keyDown(dialog, { key: ' ' });
+    for (const id of ['allow-once', 'allow-task', 'allow-always']) fireEvent.click(within(dialog).getByTestId(id));
+    expect(within(dialog).getByTestId('allow-once').getAttribute('aria-disabled')).toBe('true');
+    expect(background.sent('permission/answer')).toEqual([]);
+    await armedDialog();
+    expect(within(dialog).getByTestId('allow-once').getAttribute('aria-disabled')).toBe('false');
+    fireEvent.click(within(dialog).getByTestId('allow-once'));
+    await waitFor(() => expect(background.sent('permission/answer')).toEqual([{ type: 'permission/answer', id: 'p1', decision: 'allow_once' }]));
+  });
+
+  test('"for this task" is offered only when the background allows it', async () => {
+    await renderApp();
+    act(() => background.emit({ type: 'permission/requested', request: request({ tool: 'navigate', risk: 'navigate' }) }));
+    expect(within(screen.getByRole('alertdialog')).queryByTestId('allow-task')).toBeNull();
   });
 
   test('a sensitive action opens on Deny, offers no "always allow", and Escape denies it once', async () => {
@@ -215,6 +251,7 @@ describe('the permission dialog', () => {
     };
     await renderApp();
     act(() => background.emit({ type: 'permission/requested', request: request() }));
+    await armedDialog();
     fireEvent.click(screen.getByTestId('allow-once'));
     await waitFor(() => expect(within(screen.getByRole('alertdialog')).getByRole('alert').textContent).toContain('background restarted'));
   });
