@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../shared/conversation';
 import type { LlmMessage } from '../llm/types';
+import { fenceToolResult } from './untrusted';
 
 /**
  * The stored conversation as the model reads it: user turns, answers with the calls they made,
@@ -18,7 +19,7 @@ export function toLlmHistory(messages: readonly ChatMessage[]): LlmMessage[] {
       for (const call of m.toolCalls ?? []) openCalls.add(call.id);
     } else if (openCalls.delete(m.toolCallId)) {
       const content = m.content || (m.status === 'done' ? 'Done.' : `The call did not complete (${m.status}).`);
-      out.push({ role: 'tool', content, toolCallId: m.toolCallId, name: m.name });
+      out.push({ role: 'tool', content: fenceToolResult(m.name, content), toolCallId: m.toolCallId, name: m.name });
     }
   }
   // A call whose result was never recorded (the browser closed mid-task) gets one, as chat APIs require.

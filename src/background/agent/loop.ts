@@ -8,6 +8,7 @@ import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
 import { executeCall, firstLine, type CallDeps } from './execute-call';
+import { fenceToolResult } from './untrusted';
 
 export interface AgentLimits {
   stepLimit: number;
@@ -86,7 +87,8 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
 
     for (const call of reply.calls) {
       const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
-      task.messages.push({ role: 'tool', content: result.content, toolCallId: call.id, name: call.name });
+      // The model reads every result as fenced data; the user's timeline shows it as it is.
+      task.messages.push({ role: 'tool', content: fenceToolResult(call.name, result.content), toolCallId: call.id, name: call.name });
       if (signal.aborted) return { kind: 'stopped' };
       if (result.final) return { kind: 'done', summary: result.content };
       if (result.question) return { kind: 'asked_user', question: result.question };

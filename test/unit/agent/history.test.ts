@@ -1,4 +1,5 @@
 import { toLlmHistory } from '../../../src/background/agent/history';
+import { fenceToolResult } from '../../../src/background/agent/untrusted';
 import type { ChatMessage } from '../../../src/shared/conversation';
 
 const at = 1;
@@ -13,7 +14,8 @@ test('answers, calls and results come back in order, failed answers are left out
   expect(toLlmHistory(messages)).toEqual([
     { role: 'user', content: 'Fill the form' },
     { role: 'assistant', content: 'On it', toolCalls: [{ id: 'c1', name: 'fill', arguments: { id: 2, text: 'a' } }] },
-    { role: 'tool', content: 'Typed', toolCallId: 'c1', name: 'fill' },
+    // The model reads the result as fenced, untrusted data.
+    { role: 'tool', content: fenceToolResult('fill', 'Typed'), toolCallId: 'c1', name: 'fill' },
   ]);
 });
 

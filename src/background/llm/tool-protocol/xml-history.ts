@@ -9,7 +9,7 @@ export function formatToolCall(call: Pick<ToolCall, 'name' | 'arguments'>): stri
 }
 
 function toolResult(message: Extract<LlmMessage, { role: 'tool' }>): string {
-  return `<tool_result name="${message.name}">\n${message.content}\n</tool_result>`;
+  return `<tool_result name="${message.name.replace(/[^\w-]/g, '')}">\n${message.content}\n</tool_result>`;
 }
 
 /**
