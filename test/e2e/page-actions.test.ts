@@ -224,7 +224,8 @@ test('an unknown element id is refused with a fresh snapshot, and nothing is cli
   const result = transcript(h.llm.chatRequests()[1]!);
   expect(result).toMatch(/no element \[987654\]|987654/i);
   expect(result).toContain('Buy the featured item'); // the fresh snapshot came with the error
-  expect((await h.sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
+  // Refused by the permission engine with the reason, before any question.
+  expect((await h.sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'denied' });
 });
 
 test('a 50,000-element page gives a snapshot within budget, and its first button works', async () => {
@@ -246,6 +247,7 @@ test('a restricted page gets a clear "cannot act" answer and nothing runs', asyn
   await runTask('Click the first button');
   expect(await text(tab, 'button')).toBe('Press');
   expect(transcript(h.llm.chatRequests()[0]!)).toMatch(/cannot read or act on data: pages/);
-  expect((await h.sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'failed' });
+  // Refused by the permission engine with the reason, before any question.
+  expect((await h.sidebar.toolRows())[0]).toEqual({ tool: 'click', status: 'denied' });
   expect(transcript(h.llm.chatRequests()[1]!)).toMatch(/cannot (read or )?act/i);
 });

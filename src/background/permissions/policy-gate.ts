@@ -154,8 +154,16 @@ export class PolicyGate implements PermissionGate {
     const here = await this.tabFacts(scope.tabId);
     const origin = originOfUrl(here?.url) ?? 'unknown';
     const place = await this.placeOf(tool, args, here);
-    // An element that cannot be inspected is not acted on either (the page layer refuses it).
-    const target = !place.refusal && scope.tabId !== undefined && tool.risk !== 'read' ? await this.deps.inspect(scope.tabId, { tool: tool.name, args }).catch(() => undefined) : undefined;
+    // An element that cannot be inspected is not acted on (the page layer refuses it too), so the
+    // user is not asked about it: the model hears why at once.
+    let target: TargetInfo | undefined;
+    if (!place.refusal && scope.tabId !== undefined && tool.risk !== 'read') {
+      try {
+        target = await this.deps.inspect(scope.tabId, { tool: tool.name, args });
+      } catch (error) {
+        place.refusal = `FoxAgent could not check the element on the page: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
     const context = scope.context?.() ?? { userText: '', pageText: '' };
     const facts: CallFacts = {
       tool: tool.name,

@@ -10,6 +10,7 @@ import { PolicyStore } from '../../../src/background/permissions/policies';
 import { PolicyGate, type TabFacts } from '../../../src/background/permissions/policy-gate';
 import { PermissionPrompter } from '../../../src/background/permissions/prompter';
 import type { GateScope } from '../../../src/background/agent/permission-gate';
+import type { TargetInfo } from '../../../src/background/permissions/tiers';
 import { createToolRegistry, type ToolDeps } from '../../../src/background/tools';
 import type { TaskState } from '../../../src/background/tools/registry';
 import type { BgToUiEvent, Decision, PermissionRequest } from '../../../src/shared/protocol';
@@ -26,7 +27,7 @@ const TABS: Record<number, TabFacts> = {
   5: { url: 'about:addons', title: 'Add-ons Manager', windowId: 1 },
 };
 
-function setup() {
+function setup({ inspect = async () => ({ tag: 'button', role: 'button', name: 'Show more' }) as TargetInfo | undefined } = {}) {
   const storage = new MemoryStorage();
   const events: BgToUiEvent[] = [];
   const prompter = new PermissionPrompter((e) => events.push(e), 5000);
@@ -36,7 +37,7 @@ function setup() {
     prompter,
     audit: new AuditLog(storage),
     tab: async (tabId) => TABS[tabId],
-    inspect: async () => ({ tag: 'button', role: 'button', name: 'Show more' }),
+    inspect,
   });
   const requests = () => events.flatMap((e) => (e.type === 'permission/requested' ? [e.request] : []));
   const answerNext = (decision: Decision) =>
@@ -196,4 +197,15 @@ describe('"Allow <tool> on <site> for this task"', () => {
     await elsewhere;
     expect(requests()).toHaveLength(4);
   });
+});
+
+test('an element the page layer cannot check is refused with its reason, before any question', async () => {
+  const { gate, requests } = setup({
+    inspect: async () => {
+      throw new Error('There is no element [4] in the latest read of the page.');
+    },
+  });
+  const verdict = await decide(gate, 'click', { id: 4 }, newTask());
+  expect(verdict).toMatchObject({ allowed: false, by: 'policy', reason: expect.stringMatching(/could not check the element.*no element \[4\]/) });
+  expect(requests()).toHaveLength(0);
 });
