@@ -59,6 +59,19 @@ function sends(el: Element, key: string | undefined): boolean {
   return key === 'Enter' && el.tagName === 'INPUT' && isTextField(el) && Boolean((el as HTMLInputElement).form ?? el.closest('form'));
 }
 
+/**
+ * The web address acting on `el` loads, when the page says it in advance: a link's (or its
+ * ancestor link's) address for a click or Enter, the address a submitting button sends its form
+ * to. Scripted navigation cannot be known, and is not claimed.
+ */
+function destinationOf(el: Element, key: string | undefined): string | undefined {
+  if (key !== undefined && key !== 'Enter') return undefined;
+  const link = el.closest('a[href], area[href]') as HTMLAnchorElement | null;
+  const submitter = formSubmittedBy(el) ? (el as HTMLButtonElement) : undefined;
+  const address = link?.href || (submitter ? submitter.formAction || submitter.form?.action : undefined);
+  return address && /^https?:/i.test(address) ? address : undefined;
+}
+
 export function inspectTarget(el: Element, key?: string): TargetInfo {
   const control = el as HTMLInputElement;
   const found = formOf(el);
@@ -72,6 +85,7 @@ export function inspectTarget(el: Element, key?: string): TargetInfo {
     inputName: el.getAttribute('name') || undefined,
     submitsForm: sends(el, key),
     download: el.tagName === 'A' && el.hasAttribute('download'),
+    leadsTo: destinationOf(el, key),
   };
   if (found) {
     info.formName = formName(found.form);

@@ -43,6 +43,8 @@ export const TargetInfoSchema = z.object({
   submitsForm: z.optional(z.boolean()),
   /** A download link. */
   download: z.optional(z.boolean()),
+  /** The web address a click on it (or Enter) loads: a link's, or where its form is sent. */
+  leadsTo: z.optional(z.string()),
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 

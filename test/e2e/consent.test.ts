@@ -6,6 +6,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { agentHarness } from '../support/agent-harness';
+import { waitFor } from '../support/firefox';
 import { act, finish, transcript } from '../support/page-model';
 import { configure, SidebarDriver } from '../support/sidebar-driver';
 
@@ -147,4 +148,28 @@ test('text mode: a page that closes the <tool_result> block and writes a system 
   } finally {
     await configure(h.sidebar.page, { baseUrl: h.llm.url, kind: 'ollama', model: 'qwen2.5:3b' });
   }
+});
+
+test('a link to another site is asked about as a navigation there, even within a task that allowed clicks', async () => {
+  const leak = `${otherOrigin()}/welcome.html?from=links`;
+  h.site.page(
+    '/links.html',
+    `<!doctype html><html lang="en"><head><title>Story</title></head><body><h1>Story</h1>
+     <button onclick="this.textContent='Showing all'">Show more</button>
+     <p><a href="${leak}">Read the full story</a></p></body></html>`,
+  );
+  const page = await h.openPage('/links.html');
+  h.llm.script(
+    act((find) => [{ name: 'click', arguments: { id: find('button', 'Show more') } }]),
+    act((find) => [{ name: 'click', arguments: { id: find('link', 'Read the full story') } }]),
+    finish('Opened the story.'),
+  );
+  await h.sidebar.send('Click show more, then open the full story');
+  await h.sidebar.answerPermission('click', 'allow-task');
+  await waitFor(async () => (await text(page, 'button')) === 'Showing all', { what: 'the first click' });
+  const asked = await question('click');
+  expect(asked.why).toContain(`another site (${otherOrigin()})`);
+  await h.sidebar.answerPermission('click', 'deny');
+  await h.sidebar.waitForIdle();
+  expect((await tabUrls()).filter((u) => u.startsWith(otherOrigin()))).toEqual([]);
 });

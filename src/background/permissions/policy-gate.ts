@@ -164,6 +164,9 @@ export class PolicyGate implements PermissionGate {
         place.refusal = `FoxAgent could not check the element on the page: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
+    // A link or form that leads to another site is a navigation there, whatever tool follows it.
+    const leadsTo = originOfUrl(target?.leadsTo);
+    if (!place.destinationOrigin && leadsTo && leadsTo !== origin) place.destinationOrigin = leadsTo;
     const context = scope.context?.() ?? { userText: '', pageText: '' };
     const facts: CallFacts = {
       tool: tool.name,

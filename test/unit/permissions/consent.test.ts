@@ -209,3 +209,19 @@ test('an element the page layer cannot check is refused with its reason, before 
   expect(verdict).toMatchObject({ allowed: false, by: 'policy', reason: expect.stringMatching(/could not check the element.*no element \[4\]/) });
   expect(requests()).toHaveLength(0);
 });
+
+describe('a link or form that leads to another site is a navigation there', () => {
+  test('a click on a link to another site asks even where clicks are allowed, and says where it leads', async () => {
+    const { gate, store, answerNext } = setup({ inspect: async () => ({ tag: 'a', role: 'link', name: 'Read more', leadsTo: 'https://evil.example/collect?email=ada%40example.com' }) });
+    await store.set({ origin: 'https://shop.example', subject: 'click', policy: 'allow' });
+    const asked = answerNext('reject_once');
+    expect(await decide(gate, 'click', { id: 4 }, newTask())).toMatchObject({ allowed: false, by: 'user' });
+    expect((await asked).why).toMatch(/another site \(https:\/\/evil\.example\)/);
+  });
+
+  test('a link within the site stays an allowed click', async () => {
+    const { gate, store } = setup({ inspect: async () => ({ tag: 'a', role: 'link', name: 'Orders', leadsTo: 'https://shop.example/orders' }) });
+    await store.set({ origin: 'https://shop.example', subject: 'click', policy: 'allow' });
+    expect(await decide(gate, 'click', { id: 4 }, newTask())).toEqual({ allowed: true, by: 'policy' });
+  });
+});
