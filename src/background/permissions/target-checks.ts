@@ -14,11 +14,24 @@
  */
 import type { TargetInfo } from './tiers';
 
-const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/**
+ * Page-written text as it may appear inside the question's quotes: no quote marks to end them
+ * early, no line breaks, and no invisible or bidirectional controls that would reorder what the
+ * user reads; then clipped.
+ */
+const clip = (s: string, n = 60) => {
+  const plain = s
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
+    .replace(/[“”"„‟«»]/g, "'")
+    .trim();
+  return plain.length > n ? `${plain.slice(0, n - 1)}…` : plain;
+};
 
 /** `button “Delete account” in form “Close your account”`: what the user is asked about. */
 export function describeTarget(target: TargetInfo): string {
-  const what = target.role && target.role !== 'generic' ? target.role : target.tag;
+  // The role attribute is page-written too: only a plain word of it is shown.
+  const what = (target.role && target.role !== 'generic' ? target.role : target.tag).replace(/[^a-z-]/gi, '').slice(0, 20) || 'element';
   const name = target.name ? `${what} “${clip(target.name)}”` : `${what} (no name)`;
   const via = target.formVia ?? (target.formName ? 'ancestor' : undefined);
   if (!via) return name;
