@@ -11,7 +11,7 @@ import type { PermissionPrompter } from './prompter';
 import { originOfUrl } from '../../shared/permissions';
 import { restrictionOf } from '../page/restricted';
 import { redactArgs } from './redact';
-import { describeTarget } from './target-checks';
+import { clip, describeTarget } from './target-checks';
 import type { TargetInfo } from './tiers';
 
 export interface PolicyGateDeps {
@@ -203,10 +203,9 @@ export class PolicyGate implements PermissionGate {
       const tab = await this.tabFacts(id);
       if (!tab) return { refusal: `there is no open tab with tab_id=${String(args.tab_id)}; call list_tabs` };
       const destinationOrigin = originOfUrl(tab.url) ?? UNREADABLE;
-      const title = (tab.title ?? '').trim() || '(untitled)';
       return {
         destinationOrigin,
-        target: `tab “${title.length > 80 ? `${title.slice(0, 79)}…` : title}” on ${destinationOrigin}`,
+        target: `tab “${clip(tab.title ?? '', 80) || '(untitled)'}” on ${destinationOrigin}`,
         otherWindow: here?.windowId !== undefined && tab.windowId !== here.windowId,
       };
     }

@@ -19,7 +19,7 @@ import type { TargetInfo } from './tiers';
  * early, no line breaks, and no invisible or bidirectional controls that would reorder what the
  * user reads; then clipped.
  */
-const clip = (s: string, n = 60) => {
+export const clip = (s: string, n = 60) => {
   const plain = s
     .replace(/\s+/g, ' ')
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
