@@ -1,18 +1,50 @@
 import type { AuditEntry } from '../../shared/permissions';
+import { argsForLog, textForLog } from './redact';
 
 export { auditToCsv, type AuditEntry } from '../../shared/permissions';
 
 export interface AuditStorage {
   get(key: string): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
+  remove(key: string): Promise<void>;
 }
 
-const KEY = 'auditLog';
-export const MAX_AUDIT_ENTRIES = 2000;
+/** The list of segments; each segment is stored under its own key. */
+const INDEX_KEY = 'auditIndex';
+const SEGMENT_KEY = (id: number) => `audit:${id}`;
+/** Where the previous version kept the whole log as one array. */
+const LEGACY_KEY = 'auditLog';
 
-/** Every tool invocation, newest last; the oldest roll off past the bound. */
+export const MAX_AUDIT_ENTRIES = 2000;
+/** The log's size bound, as stored (JSON). */
+export const MAX_AUDIT_BYTES = 1024 * 1024;
+/**
+ * A segment is closed at this many entries (fewer for a small log, so the count bound stays
+ * close: at most 1/20 of it rolls off at once) or bytes; an append rewrites only the open one.
+ */
+const SEGMENT_ENTRIES = 50;
+const SEGMENT_BYTES = 32 * 1024;
+
+interface Segment {
+  id: number;
+  count: number;
+  bytes: number;
+}
+
+interface Index {
+  next: number;
+  segments: Segment[];
+}
+
+/**
+ * Every tool invocation, newest last. Entries are stored bounded (arguments cut short, URLs
+ * without query strings) in segments of a few dozen: an append rewrites only the newest segment
+ * and the small index, and whole oldest segments roll off past the count or size bound.
+ */
 export class AuditLog {
-  private entries: AuditEntry[] | undefined;
+  private index: Index | undefined;
+  /** Segment contents read so far (the open one always, the rest once listed). */
+  private readonly contents = new Map<number, AuditEntry[]>();
   /** Entries waiting for the next write. */
   private queued: AuditEntry[] = [];
   private writing: Promise<void> = Promise.resolve();
@@ -21,11 +53,21 @@ export class AuditLog {
   constructor(
     private readonly storage: AuditStorage,
     private readonly max = MAX_AUDIT_ENTRIES,
-  ) {}
+    private readonly maxBytes = MAX_AUDIT_BYTES,
+  ) {
+    this.segmentEntries = Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(max / 20)));
+  }
+
+  private readonly segmentEntries: number;
 
   async list(filter: { conversationId?: string; tool?: string; origin?: string; decision?: AuditEntry['decision'] } = {}): Promise<AuditEntry[]> {
-    const all = [...(await this.load()), ...this.queued];
-    return all.filter(
+    const stored = await this.serial(async () => {
+      const index = await this.loadIndex();
+      const all: AuditEntry[] = [];
+      for (const segment of index.segments) all.push(...(await this.segment(segment.id)));
+      return all;
+    });
+    return [...stored, ...this.queued].filter(
       (e) =>
         (!filter.conversationId || e.conversationId === filter.conversationId) &&
         (!filter.tool || e.tool.includes(filter.tool.toLowerCase())) &&
@@ -35,36 +77,111 @@ export class AuditLog {
   }
 
   /**
-   * Adds an entry. Writes are serialised so that appends never drop each other, and one write
-   * carries every entry appended while the previous one was running: the whole log is stored
-   * each time, so a busy agent does not pay for it per call.
+   * Adds an entry, bounded for storage. Writes are serialised so that appends never drop each
+   * other, and one write carries every entry appended while the previous one was running.
    */
   append(entry: AuditEntry): Promise<void> {
-    this.queued.push(entry);
+    this.queued.push(boundForLog(entry));
     if (!this.nextWrite) {
-      this.nextWrite = this.writing.then(async () => {
+      this.nextWrite = this.serial(async () => {
         this.nextWrite = undefined;
-        const all = await this.load();
-        all.push(...this.queued.splice(0));
-        if (all.length > this.max) all.splice(0, all.length - this.max);
-        await this.storage.set({ [KEY]: all });
+        await this.store(this.queued.splice(0));
       });
-      this.writing = this.nextWrite;
     }
     return this.nextWrite;
   }
 
-  async clear(): Promise<void> {
+  clear(): Promise<void> {
     this.queued = [];
-    this.entries = [];
-    await this.storage.set({ [KEY]: [] });
+    return this.serial(async () => {
+      const index = await this.loadIndex();
+      const ids = index.segments.map((s) => s.id);
+      this.index = { next: index.next, segments: [] };
+      this.contents.clear();
+      await this.storage.set({ [INDEX_KEY]: this.index });
+      for (const id of ids) await this.storage.remove(SEGMENT_KEY(id));
+    });
   }
 
-  private async load(): Promise<AuditEntry[]> {
-    if (!this.entries) {
-      const stored = (await this.storage.get(KEY))[KEY];
-      this.entries = Array.isArray(stored) ? (stored as AuditEntry[]) : [];
+  private async store(entries: AuditEntry[]): Promise<void> {
+    const index = await this.loadIndex();
+    const segments = index.segments.map((s) => ({ ...s }));
+    let next = index.next;
+    const changed = new Map<number, AuditEntry[]>();
+    for (const entry of entries) {
+      const bytes = JSON.stringify(entry).length + 1;
+      let open = segments.at(-1);
+      if (!open || open.count >= this.segmentEntries || (open.count > 0 && open.bytes + bytes > SEGMENT_BYTES)) {
+        open = { id: next++, count: 0, bytes: 2 };
+        segments.push(open);
+        changed.set(open.id, []);
+      }
+      const content = changed.get(open.id) ?? [...(await this.segment(open.id))];
+      content.push(entry);
+      changed.set(open.id, content);
+      open.count += 1;
+      open.bytes += bytes;
     }
-    return this.entries;
+    // Whole oldest segments roll off past either bound; the newest always stays.
+    const indexBytes = () => JSON.stringify({ next, segments }).length;
+    const dropped: number[] = [];
+    const total = (key: 'count' | 'bytes') => segments.reduce((sum, s) => sum + s[key], 0);
+    while (segments.length > 1 && (total('count') > this.max || total('bytes') + indexBytes() > this.maxBytes)) dropped.push(segments.shift()!.id);
+    const writes: Record<string, unknown> = { [INDEX_KEY]: { next, segments } };
+    for (const [id, content] of changed) if (!dropped.includes(id)) writes[SEGMENT_KEY(id)] = content;
+    await this.storage.set(writes);
+    this.index = { next, segments };
+    for (const [id, content] of changed) this.contents.set(id, content);
+    for (const id of dropped) {
+      this.contents.delete(id);
+      await this.storage.remove(SEGMENT_KEY(id));
+    }
   }
+
+  private async segment(id: number): Promise<AuditEntry[]> {
+    let content = this.contents.get(id);
+    if (!content) {
+      const stored = (await this.storage.get(SEGMENT_KEY(id)))[SEGMENT_KEY(id)];
+      content = Array.isArray(stored) ? (stored as AuditEntry[]) : [];
+      this.contents.set(id, content);
+    }
+    return content;
+  }
+
+  private async loadIndex(): Promise<Index> {
+    if (this.index) return this.index;
+    const stored = (await this.storage.get(INDEX_KEY))[INDEX_KEY] as Index | undefined;
+    if (stored && Array.isArray(stored.segments) && typeof stored.next === 'number') {
+      this.index = stored;
+      return stored;
+    }
+    this.index = { next: 0, segments: [] };
+    // The previous version's single array: moved into segments once, bounded like new entries.
+    const legacy = (await this.storage.get(LEGACY_KEY))[LEGACY_KEY];
+    if (Array.isArray(legacy)) {
+      await this.store((legacy as AuditEntry[]).map(boundForLog));
+      await this.storage.remove(LEGACY_KEY);
+    }
+    return this.index;
+  }
+
+  /** Runs `task` after every write and read queued before it. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(task, task);
+    this.writing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+}
+
+/** An entry as stored: arguments bounded and URLs bare, and the free-text fields cut short. */
+function boundForLog(entry: AuditEntry): AuditEntry {
+  return {
+    ...entry,
+    args: argsForLog(entry.args),
+    ...(entry.summary !== undefined ? { summary: textForLog(entry.summary, 200) } : {}),
+    ...(entry.why !== undefined ? { why: textForLog(entry.why, 300) } : {}),
+  };
 }

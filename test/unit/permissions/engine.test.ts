@@ -111,7 +111,7 @@ describe('audit log', () => {
   test('appends made while a write runs go out together in the next write, none lost, in order', async () => {
     const storage = new MemoryStorage();
     let writes = 0;
-    const slow = { get: (k: string) => storage.get(k), set: async (items: Record<string, unknown>) => (writes++, await new Promise((r) => setTimeout(r, 20)), storage.set(items)) };
+    const slow = { get: (k: string) => storage.get(k), remove: (k: string) => storage.remove(k), set: async (items: Record<string, unknown>) => (writes++, await new Promise((r) => setTimeout(r, 20)), storage.set(items)) };
     const log = new AuditLog(slow);
     const first = log.append(entry(1));
     const rest = [2, 3, 4, 5, 6].map((i) => log.append(entry(i)));
