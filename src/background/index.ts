@@ -58,7 +58,7 @@ const handlers = createHandlers({
   tools,
   forgetPages: (conversationId) => reader.forget(conversationId),
 });
-const hub = new SidebarHub(extensionOrigin, (request) => dispatch(handlers, request));
+const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
 
 const guardOllamaOrigin = createOriginGuard(browser.webRequest, extensionOrigin);
 async function applySettings() {

@@ -1,5 +1,5 @@
 import type { UiReplyMap, UiRequestType, UiToBgRequest } from '../shared/protocol';
-import { loadSettings, saveSettings, type KeyValueStore } from '../shared/settings';
+import { loadSettings, saveSettings, withoutKey, type KeyValueStore, type Settings } from '../shared/settings';
 import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
 import type { LlmProvider } from './llm/types';
@@ -21,8 +21,23 @@ export interface HandlerDeps {
   forgetPages?(conversationId: string): void;
 }
 
+/** Where a request came from: the path of the extension page that sent it (`/options.html`). */
+export interface RequestContext {
+  page: string;
+}
+
+/** The only page that may see the API key. */
+const OPTIONS_PAGE = '/options.html';
+/** A request that does not say where it is from is treated as not from the options page. */
+const UNKNOWN_PAGE: RequestContext = { page: '' };
+
 type RequestOf<T extends UiRequestType> = Extract<UiToBgRequest, { type: T }>;
-type Handlers = { [T in UiRequestType]: (request: RequestOf<T>) => Promise<UiReplyMap[T]> };
+type Handlers = { [T in UiRequestType]: (request: RequestOf<T>, from?: RequestContext) => Promise<UiReplyMap[T]> };
+
+/** Settings as the requesting page may see them: the key only for the options page. */
+function settingsFor(from: RequestContext, settings: Settings): Settings {
+  return from.page === OPTIONS_PAGE ? settings : withoutKey(settings);
+}
 
 /** One handler per request type; the compiler flags a request type without one. */
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -45,8 +60,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'conversation/set-model': (r) => deps.chat.setModel(r.conversationId, r.model),
     'tools/list': async () => deps.tools.all().map((tool) => ({ name: tool.name, risk: tool.risk })),
-    'settings/get': () => loadSettings(deps.settingsStore),
-    'settings/save': (r) => saveSettings(deps.settingsStore, r.settings),
+    'settings/get': async (_r, from = UNKNOWN_PAGE) => settingsFor(from, await loadSettings(deps.settingsStore)),
+    'settings/save': async (r, from = UNKNOWN_PAGE) => settingsFor(from, await saveSettings(deps.settingsStore, r.settings, { fromOptionsPage: from.page === OPTIONS_PAGE })),
     'models/list': async () => (await deps.currentProvider()).listModels(),
     'permission/pending': async () => deps.prompter.list(),
     'permission/answer': async (r) => ({ accepted: deps.prompter.answer(r.id, r.decision) }),
@@ -72,7 +87,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   };
 }
 
-export async function dispatch(handlers: Handlers, request: UiToBgRequest): Promise<unknown> {
-  const handler = handlers[request.type] as (r: UiToBgRequest) => Promise<unknown>;
-  return handler(request);
+export async function dispatch(handlers: Handlers, request: UiToBgRequest, from: RequestContext = UNKNOWN_PAGE): Promise<unknown> {
+  const handler = handlers[request.type] as (r: UiToBgRequest, from: RequestContext) => Promise<unknown>;
+  return handler(request, from);
 }

@@ -1,4 +1,4 @@
-import { loadSettings, type KeyValueStore, type Settings } from '../shared/settings';
+import { keyBoundTo, loadSettings, sameBaseUrl, type KeyValueStore, type Settings } from '../shared/settings';
 import type { Session } from './chat-service';
 import { TextModeCache } from './llm/capabilities';
 import { LlmError } from './llm/errors';
@@ -16,6 +16,7 @@ export function createSessionFactory(store: KeyValueStore) {
   let cached: { key: string; provider: LlmProvider; router: LlmRouter } | undefined;
 
   const build = (settings: Settings) => {
+    refuseForeignKey(settings);
     const key = JSON.stringify([settings.provider.kind, settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs]);
     if (cached?.key !== key) {
       const provider = createProvider(settings.provider, settings.requestTimeoutMs);
@@ -47,4 +48,17 @@ export function createSessionFactory(store: KeyValueStore) {
       return { router, settings, model: first.id };
     },
   };
+}
+
+/**
+ * Defence in depth: a key goes only to the base URL it was saved for. Saving a new base URL clears
+ * the key, so this trips only on settings written some other way.
+ */
+function refuseForeignKey(settings: Settings): void {
+  const { apiKey, baseUrl } = settings.provider;
+  if (!apiKey || sameBaseUrl(keyBoundTo(settings.provider), baseUrl)) return;
+  throw new LlmError('key_mismatch', `The stored API key was saved for another server, so FoxAgent will not send it to ${baseUrl}.`, {
+    hint: 'Open FoxAgent’s options, enter the key for this server (or remove it), and save.',
+    retryable: false,
+  });
 }

@@ -11,7 +11,8 @@ export class SidebarHub {
 
   constructor(
     private readonly extensionOrigin: string,
-    private readonly handle: (request: UiToBgRequest) => Promise<unknown>,
+    /** `from.page` is the path of the extension page that asked (e.g. `/options.html`). */
+    private readonly handle: (request: UiToBgRequest, from: { page: string }) => Promise<unknown>,
   ) {}
 
   accept(port: Runtime.Port): void {
@@ -35,7 +36,7 @@ export class SidebarHub {
     const { id, body } = parsed.data;
     let reply: BgToUiEnvelope;
     try {
-      reply = { kind: 'reply', id, value: await this.handle(body) };
+      reply = { kind: 'reply', id, value: await this.handle(body, { page: pageOf(port.sender?.url) }) };
     } catch (error) {
       reply = { kind: 'reply', id, error: serializeError(error) };
     }
@@ -51,4 +52,13 @@ export class SidebarHub {
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof LlmError) return { code: error.code, message: error.message, hint: error.options.hint };
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The path of the sending page, as the browser reports it (a page cannot choose it). */
+function pageOf(url: string | undefined): string {
+  try {
+    return url ? new URL(url).pathname : '';
+  } catch {
+    return '';
+  }
 }

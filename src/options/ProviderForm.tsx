@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ModelInfo } from '../shared/protocol';
-import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, type ProviderKind, type Settings } from '../shared/settings';
+import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, sameServer, type ProviderKind, type Settings } from '../shared/settings';
 import { t } from '../ui/i18n';
 import { backgroundPort, RequestError } from '../sidebar/lib/port';
 import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
+import { KeyRemovalConfirm } from './KeyRemovalConfirm';
 import { reportConnection } from './connection-report';
 
 type Status =
@@ -39,10 +40,24 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
   const [stepText, setStepText] = useState(String(initial.stepLimit));
   const [models, setModels] = useState<ModelInfo[]>([]);
   const [status, setStatus] = useState(initialStatus);
+  /** What the background holds now: the key in the form belongs to this server. */
+  const [stored, setStored] = useState(initial);
+  /** The question asked before the stored key is dropped, and how it was answered. */
+  const [asking, setAsking] = useState<(removeKey: boolean) => void>();
 
   const adopt = (next: Settings) => {
+    setStored(next);
     setSettings(next);
     setStepText(String(next.stepLimit));
+  };
+
+  /** A new provider or base URL with the old key still in the form: ask, then send it without the key. */
+  const keyFor = async (next: Settings): Promise<string | undefined> => {
+    const { apiKey } = next.provider;
+    if (!apiKey || apiKey !== stored.provider.apiKey || sameServer(stored.provider, next.provider)) return apiKey;
+    const removeKey = await new Promise<boolean>((resolve) => setAsking(() => resolve));
+    setAsking(undefined);
+    return removeKey ? '' : undefined;
   };
 
   const provider = settings.provider;
@@ -67,9 +82,11 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
       setStatus({ kind: 'error', text: t('settingsStepLimitInvalid', [String(STEP_LIMIT.min), String(STEP_LIMIT.max)]) });
       return undefined;
     }
+    const apiKey = await keyFor(settings);
+    if (apiKey === undefined) return undefined;
     setStatus({ kind: 'busy' });
     try {
-      const saved = await backgroundPort.request({ type: 'settings/save', settings: { ...settings, stepLimit } });
+      const saved = await backgroundPort.request({ type: 'settings/save', settings: { ...settings, stepLimit, provider: { ...settings.provider, apiKey } } });
       adopt(saved);
       setStatus({ kind: 'saved' });
       return saved;
@@ -133,9 +150,10 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
         </label>
       )}
       <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />
+      {asking && <KeyRemovalConfirm server={stored.provider.baseUrl} onConfirm={() => asking(true)} onCancel={() => asking(false)} />}
       <div className="flex gap-2">
-        <button type="submit" data-testid="save" className="rounded bg-accent px-3 py-2 text-sm text-on-accent">{t('save')}</button>
-        <button type="button" data-testid="test-connection" className="rounded border border-line px-3 py-2 text-sm" onClick={() => void testConnection()}>{t('testConnection')}</button>
+        <button type="submit" data-testid="save" disabled={Boolean(asking)} className="rounded bg-accent px-3 py-2 text-sm text-on-accent disabled:opacity-50">{t('save')}</button>
+        <button type="button" data-testid="test-connection" disabled={Boolean(asking)} className="rounded border border-line px-3 py-2 text-sm disabled:opacity-50" onClick={() => void testConnection()}>{t('testConnection')}</button>
       </div>
       <p role="status" data-testid="settings-status" data-state={status.kind} className={status.kind === 'error' || report?.warn ? 'text-sm text-error' : 'text-sm text-muted'}>
         {statusText}

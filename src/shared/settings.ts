@@ -19,6 +19,11 @@ export const ProviderSettingsSchema = z.object({
   kind: ProviderKindSchema,
   baseUrl: z.string().url(),
   apiKey: z.string().default(''),
+  /**
+   * The base URL the key was saved for; the background sends the key nowhere else. Set by the
+   * background when it saves; absent in settings saved before keys were bound (bound to `baseUrl`).
+   */
+  keyFor: z.string().optional(),
   model: z.string().default(''),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
@@ -67,8 +72,48 @@ export async function loadSettings(store: KeyValueStore): Promise<Settings> {
   return parseSettings(items[SETTINGS_KEY]);
 }
 
-export async function saveSettings(store: KeyValueStore, settings: Settings): Promise<Settings> {
-  const valid = SettingsSchema.parse(settings);
+export async function saveSettings(store: KeyValueStore, settings: Settings, { fromOptionsPage = true }: { fromOptionsPage?: boolean } = {}): Promise<Settings> {
+  const valid = settingsToStore(await loadSettings(store), SettingsSchema.parse(settings), { fromOptionsPage });
   await store.set({ [SETTINGS_KEY]: valid });
   return valid;
+}
+
+/** Base URLs compared as the user means them: surrounding space and trailing slashes do not count. */
+export function sameBaseUrl(a: string, b: string): boolean {
+  const norm = (u: string) => u.trim().replace(/\/+$/, '').toLowerCase();
+  return norm(a) === norm(b);
+}
+
+/** Whether two provider settings talk to the same server (same kind, same base URL). */
+export function sameServer(a: ProviderSettings, b: ProviderSettings): boolean {
+  return a.kind === b.kind && sameBaseUrl(a.baseUrl, b.baseUrl);
+}
+
+/** The base URL the stored key may be sent to. */
+export function keyBoundTo(provider: ProviderSettings): string {
+  return provider.keyFor ?? provider.baseUrl;
+}
+
+/**
+ * The settings to store when `incoming` replaces `previous`. A key follows no change of provider
+ * or base URL: unless a new key was entered with the change, it is removed. A page that is not
+ * the options page never holds the key, so its save keeps the stored one (subject to the same rule).
+ */
+export function settingsToStore(previous: Settings, incoming: Settings, { fromOptionsPage }: { fromOptionsPage: boolean }): Settings {
+  const apiKey = fromOptionsPage ? incoming.provider.apiKey : previous.provider.apiKey;
+  const keptOldKey = apiKey !== '' && apiKey === previous.provider.apiKey;
+  const cleared = keptOldKey && !sameServer(previous.provider, incoming.provider);
+  const key = cleared ? '' : apiKey;
+  // Saved from the options page, the key is bound to the base URL shown next to it there.
+  const keyFor = key === '' ? undefined : fromOptionsPage ? incoming.provider.baseUrl : keyBoundTo(previous.provider);
+  const provider: ProviderSettings = { ...incoming.provider, apiKey: key };
+  delete provider.keyFor;
+  return { ...incoming, provider: keyFor === undefined ? provider : { ...provider, keyFor } };
+}
+
+/** Settings as any page but the options page receives them: without the key. */
+export function withoutKey(settings: Settings): Settings {
+  const provider: ProviderSettings = { ...settings.provider, apiKey: '' };
+  delete provider.keyFor;
+  return { ...settings, provider };
 }

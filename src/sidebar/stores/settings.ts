@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ModelInfo, UiReplyMap } from '../../shared/protocol';
-import type { Settings } from '../../shared/settings';
+import { withoutKey, type Settings } from '../../shared/settings';
 import { backgroundPort, type BackgroundPort } from '../lib/port';
 
 export interface SettingsState {
@@ -25,7 +25,8 @@ export function createSettingsStore(port: BackgroundPort = backgroundPort) {
     async refresh() {
       const [settings, models, tools] = await Promise.allSettled([port.request({ type: 'settings/get' }), port.request({ type: 'models/list' }), port.request({ type: 'tools/list' })]);
       set({
-        ...(settings.status === 'fulfilled' ? { settings: settings.value } : {}),
+        // The background sends no key here; none is kept even if one came.
+        ...(settings.status === 'fulfilled' ? { settings: withoutKey(settings.value) } : {}),
         ...(tools.status === 'fulfilled' ? { tools: tools.value } : {}),
         ...(models.status === 'fulfilled'
           ? { models: models.value, listError: undefined }

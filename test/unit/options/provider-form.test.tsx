@@ -209,3 +209,64 @@ test('every label, option and note is translated', async () => {
   // An untranslated string renders as its key (camelCase or snake_case, no spaces); none may remain.
   for (const text of [...texts, ...inputs].map((s) => s.trim()).filter(Boolean)) expect(text).not.toMatch(/^[a-z]+([A-Z_]\w*)$/);
 });
+
+describe('a new server and the stored key', () => {
+  const oldServer = { kind: 'openai-compatible' as const, baseUrl: 'http://127.0.0.1:1234/v1', apiKey: 'sk-for-old-server', model: 'x' };
+  const changeUrl = (url: string) => fireEvent.change(el('base-url'), { target: { value: url } });
+  const submit = () => act(async () => void fireEvent.click(el('save')));
+
+  test('changing the base URL asks first, saying the key will be removed; Cancel saves nothing', async () => {
+    await renderForm({}, oldServer);
+    changeUrl('http://127.0.0.1:9999/v1');
+    await submit();
+    const question = el('key-removal');
+    expect(question.getAttribute('role')).toBe('alertdialog');
+    expect(question.textContent).toMatch(/API key will be removed/);
+    expect(question.textContent).toContain('http://127.0.0.1:1234/v1');
+    expect(saved()).toEqual([]);
+    await act(async () => void fireEvent.click(el('key-removal-cancel')));
+    expect(screen.queryByTestId('key-removal')).toBeNull();
+    expect(saved()).toEqual([]);
+    expect(el<HTMLInputElement>('base-url').value).toBe('http://127.0.0.1:9999/v1');
+  });
+
+  test('confirming saves the new server without the key, and the key field is empty after', async () => {
+    await renderForm({}, oldServer);
+    changeUrl('http://127.0.0.1:9999/v1');
+    await submit();
+    await act(async () => void fireEvent.click(el('key-removal-confirm')));
+    await waitFor(() => expect(saved()).toHaveLength(1));
+    expect(saved()[0]!.provider).toMatchObject({ baseUrl: 'http://127.0.0.1:9999/v1', apiKey: '' });
+    await waitFor(() => expect(el<HTMLInputElement>('api-key').value).toBe(''));
+  });
+
+  test('changing the provider asks the same way, also before Test connection', async () => {
+    await renderForm({}, oldServer);
+    fireEvent.change(el('provider-kind'), { target: { value: 'openrouter' } });
+    await act(async () => void fireEvent.click(el('test-connection')));
+    expect(el('key-removal').textContent).toMatch(/API key will be removed/);
+    expect(requests.map((r) => r.type)).toEqual(['settings/get']);
+    listing = [{ id: 'x', tools: true }];
+    await act(async () => void fireEvent.click(el('key-removal-confirm')));
+    await waitFor(() => expect(requests.map((r) => r.type)).toEqual(['settings/get', 'settings/save', 'models/list']));
+    expect(saved()[0]!.provider).toMatchObject({ kind: 'openrouter', apiKey: '' });
+  });
+
+  test('a key typed for the new server is saved with it, without asking', async () => {
+    await renderForm({}, oldServer);
+    changeUrl('http://127.0.0.1:9999/v1');
+    fireEvent.change(el('api-key'), { target: { value: 'sk-for-new-server' } });
+    await submit();
+    expect(screen.queryByTestId('key-removal')).toBeNull();
+    await waitFor(() => expect(saved()).toHaveLength(1));
+    expect(saved()[0]!.provider).toMatchObject({ baseUrl: 'http://127.0.0.1:9999/v1', apiKey: 'sk-for-new-server' });
+  });
+
+  test('with no key stored, a new server is saved without asking', async () => {
+    await renderForm({}, { ...oldServer, apiKey: '' });
+    changeUrl('http://127.0.0.1:9999/v1');
+    await submit();
+    expect(screen.queryByTestId('key-removal')).toBeNull();
+    await waitFor(() => expect(saved()).toHaveLength(1));
+  });
+});
