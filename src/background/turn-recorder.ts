@@ -136,6 +136,7 @@ export class TurnRecorder {
       arguments: event.call.arguments,
       content: '',
       ...(reason ? { reason } : {}),
+      ...(event.call.raw ? { raw: event.call.raw } : {}),
       ...patch,
     });
   }

@@ -55,6 +55,8 @@ export const ToolMessageSchema = z.object({
   reason: z.string().optional(),
   /** Arguments whose values are secret (typed into a password field): shown and exported as [redacted]. */
   masked: z.array(z.string()).optional(),
+  /** The markup the call was read from, when the model wrote it as text: shown on demand, as text. */
+  raw: z.string().optional(),
 });
 
 /** A tool call's arguments as the user may see them: secret values replaced. */

@@ -25,6 +25,11 @@ export interface RouterDeps {
 
 type Mode = 'native' | 'xml';
 
+/** Past this many characters a reply is not read further: model output is untrusted and can be huge. */
+export const MAX_REPLY_CHARS = 256 * 1024;
+/** The markup kept with a call read from text, for the timeline. */
+const MAX_RAW_CHARS = 4000;
+
 /**
  * One pipeline for every model: native tool calls where the model has them, the text protocol
  * where it does not, and in `auto` a switch from one to the other on the same turn when the
@@ -109,10 +114,25 @@ export class LlmRouter {
     const policy: RetryPolicy = { ...(this.deps.retry ?? DEFAULT_RETRY) };
     const retries: RouterEvent[] = [];
     policy.onRetry = (error, delayMs, attempt) => retries.push({ type: 'retrying', attempt, delayMs, reason: error.message });
+    // Stops the request when the reply grows past the cap.
+    const cap = new AbortController();
+    const linked = AbortSignal.any([signal, cap.signal]);
 
-    for await (const event of withRetries(() => this.deps.provider.chat({ ...wire, contextTokens }, signal), signal, policy)) {
+    for await (const event of withRetries(() => this.deps.provider.chat({ ...wire, contextTokens }, linked), linked, policy)) {
       yield* retries.splice(0);
       if (event.type === 'text') {
+        const room = MAX_REPLY_CHARS - content.length;
+        if (event.delta.length > room) {
+          // Show what fits, then stop reading: no call is taken from a reply that was cut.
+          content += event.delta.slice(0, room);
+          const visible = filter.push(event.delta.slice(0, room)) + filter.flush();
+          if (filter.takeRetraction()) yield { type: 'text', delta: visible, reset: true };
+          else if (visible) yield { type: 'text', delta: visible };
+          cap.abort();
+          throw new LlmError('bad_response', `The reply was longer than ${MAX_REPLY_CHARS / 1024} KB, so FoxAgent stopped reading it there.`, {
+            hint: 'Nothing it asked for was done. Ask for a shorter answer, or retry.',
+          });
+        }
         content += event.delta;
         const visible = filter.push(event.delta);
         if (filter.takeRetraction()) yield { type: 'text', delta: visible, reset: true };
@@ -123,7 +143,8 @@ export class LlmRouter {
       } else if (event.type === 'done') {
         const rest = filter.flush();
         if (rest) yield { type: 'text', delta: rest };
-        // Models often write their calls as text even when offered native tools: catch those too.
+        // Models sometimes write their calls as text even when offered native tools: read those only
+        // when the native channel carried none.
         if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };
         yield event;
       } else {
@@ -134,7 +155,12 @@ export class LlmRouter {
 }
 
 function textCalls(content: string, toolNames: string[]): ToolCall[] {
-  return parseToolCalls(content, toolNames).calls.map((c, i) => ({ id: callId(i), name: c.name, arguments: c.arguments }));
+  const parsed = parseToolCalls(content, toolNames);
+  return parsed.calls.map((c, i) => ({ id: callId(i), name: c.name, arguments: c.arguments, raw: clip(parsed.raw[i] ?? '') }));
+}
+
+function clip(raw: string): string {
+  return raw.length > MAX_RAW_CHARS ? `${raw.slice(0, MAX_RAW_CHARS)}…` : raw;
 }
 
 function asCatalogueEntry(tool: { name: string; description: string; parameters: Record<string, unknown> }) {

@@ -11,6 +11,8 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
   /** Set when the model's arguments were not valid JSON; the loop reports it back to the model. */
   argumentsError?: string;
+  /** Set when the call was read from the model's text: the markup it was written as (shown on demand, as text). */
+  raw?: string;
 }
 
 export interface ToolSpec {

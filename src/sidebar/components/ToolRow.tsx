@@ -31,6 +31,14 @@ export function ToolRow({ message }: { message: ToolMessage }) {
       {open && (
         <div className="space-y-1 border-t border-line p-2">
           <pre className="whitespace-pre-wrap break-words font-mono">{JSON.stringify(args, null, 2)}</pre>
+          {message.raw && message.masked?.length ? <p data-testid="tool-raw" className="text-muted">{t('toolRawHidden')}</p> : null}
+          {message.raw && !message.masked?.length && (
+            <div data-testid="tool-raw">
+              <p className="text-muted">{t('toolRawMarkup')}</p>
+              {/* The model's markup as the characters it wrote: text, never HTML. */}
+              <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono">{message.raw}</pre>
+            </div>
+          )}
           {message.content && <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono text-muted">{message.content}</pre>}
         </div>
       )}

@@ -26,67 +26,147 @@ export function safeHref(raw: string): string | undefined {
   return SAFE_SCHEMES.test(href) ? href : undefined;
 }
 
-export function parseInline(text: string): Inline[] {
+/** Deeper nesting (emphasis in links in emphasis…, quotes in lists in quotes…) is shown as text. */
+const MAX_DEPTH = 8;
+const ESCAPABLE = /[\\`*_{}[\]()#+\-.!~|>]/;
+const AUTOLINK = /https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"]/y;
+const isSpace = (ch: string | undefined) => ch === undefined || /\s/.test(ch);
+const isWord = (ch: string | undefined) => ch !== undefined && /\w/.test(ch);
+
+/**
+ * Inline Markdown in one left-to-right pass. Every search for a closing delimiter remembers what
+ * it found (or that there is none further on), so no stretch of the text is searched twice for the
+ * same thing, whatever the model wrote: the work is linear in the text at each nesting level, and
+ * nesting is bounded.
+ */
+export function parseInline(text: string, depth = 0): Inline[] {
+  if (depth > MAX_DEPTH) return text ? [{ type: 'text', text }] : [];
   const out: Inline[] = [];
   let buffer = '';
+  let last = ''; // the buffer's last character (read without flattening the growing string)
   const flush = () => {
     if (buffer) out.push({ type: 'text', text: buffer });
     buffer = '';
+    last = '';
   };
+  const add = (s: string) => {
+    buffer += s;
+    last = s.at(-1) ?? last;
+  };
+
+  // Backtick runs, by length: a code span runs to the next run of the same length.
+  const runsByLength = new Map<number, number[]>();
+  const runAt = new Map<number, number>();
+  for (let i = 0; i < text.length; ) {
+    if (text[i] !== '`') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (text[j] === '`') j++;
+    const list = runsByLength.get(j - i) ?? [];
+    list.push(i);
+    runsByLength.set(j - i, list);
+    runAt.set(i, j - i);
+    i = j;
+  }
+  const runCursor = new Map<number, number>();
+  const nextRun = (length: number, from: number): number => {
+    const list = runsByLength.get(length) ?? [];
+    let k = runCursor.get(length) ?? 0;
+    while (k < list.length && list[k]! < from) k++;
+    runCursor.set(length, k);
+    return k < list.length ? list[k]! : -1;
+  };
+
+  // Closing delimiters: the last answer for each, valid for any later search that starts no further than it.
+  const memo = new Map<string, { from: number; at: number }>();
+  const closer = (delim: string, from: number, valid: (j: number) => boolean): number => {
+    const known = memo.get(delim);
+    if (known && known.from <= from && (known.at === -1 || from <= known.at)) return known.at;
+    let j = text.indexOf(delim, from);
+    while (j !== -1 && !valid(j)) j = text.indexOf(delim, j + 1);
+    memo.set(delim, { from, at: j });
+    return j;
+  };
+  const linkEnds = new Map<number, { end: number; href: string } | null>();
+  let bracket = { from: -1, at: -1 };
+
   let i = 0;
   while (i < text.length) {
-    const rest = text.slice(i);
     const ch = text[i]!;
-    if (ch === '\\' && i + 1 < text.length && /[\\`*_{}[\]()#+\-.!~|>]/.test(text[i + 1]!)) {
-      buffer += text[i + 1];
+    if (ch === '\\' && i + 1 < text.length && ESCAPABLE.test(text[i + 1]!)) {
+      add(text[i + 1]!);
       i += 2;
       continue;
     }
-    const code = rest.match(/^(`+)([\s\S]*?[^`])\1(?!`)/);
-    if (code) {
-      flush();
-      out.push({ type: 'code', text: code[2]!.trim() });
-      i += code[0].length;
+    if (ch === '`') {
+      const length = runAt.get(i) ?? 0;
+      const close = length ? nextRun(length, i + length) : -1;
+      if (close !== -1) {
+        flush();
+        out.push({ type: 'code', text: text.slice(i + length, close).trim() });
+        i = close + length;
+      } else {
+        add('`'.repeat(Math.max(1, length)));
+        i += Math.max(1, length);
+      }
       continue;
     }
-    const link = rest.match(/^\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/);
-    if (link) {
-      const href = safeHref(link[2]!);
-      flush();
-      if (href) out.push({ type: 'link', href, children: parseInline(link[1]!) });
-      else out.push(...parseInline(link[1]!));
-      i += link[0].length;
-      continue;
+    if (ch === '[') {
+      if (!(bracket.from <= i + 1 && (bracket.at === -1 || i + 1 <= bracket.at))) bracket = { from: i + 1, at: text.indexOf(']', i + 1) };
+      const close = bracket.at;
+      if (close !== -1 && text[close + 1] === '(') {
+        let link = linkEnds.get(close);
+        if (link === undefined) {
+          const m = /\(([^)\s]+)(?:\s+"[^"]*")?\)/y;
+          m.lastIndex = close + 1;
+          const found = m.exec(text);
+          link = found ? { end: m.lastIndex, href: found[1]! } : null;
+          linkEnds.set(close, link);
+        }
+        if (link) {
+          const href = safeHref(link.href);
+          const label = parseInline(text.slice(i + 1, close), depth + 1);
+          flush();
+          if (href) out.push({ type: 'link', href, children: label });
+          else out.push(...label);
+          i = link.end;
+          continue;
+        }
+      }
     }
-    const auto = rest.match(/^https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"]/);
-    if (auto && !/[\w/]$/.test(buffer)) {
-      flush();
-      out.push({ type: 'link', href: auto[0], children: [{ type: 'text', text: auto[0] }] });
-      i += auto[0].length;
-      continue;
+    if (ch === 'h' && !/[\w/]/.test(last)) {
+      AUTOLINK.lastIndex = i;
+      const auto = AUTOLINK.exec(text);
+      if (auto) {
+        flush();
+        out.push({ type: 'link', href: auto[0], children: [{ type: 'text', text: auto[0] }] });
+        i = AUTOLINK.lastIndex;
+        continue;
+      }
     }
-    const strong = rest.match(/^(\*\*|__)(?=\S)([\s\S]*?\S)\1/);
-    if (strong) {
-      flush();
-      out.push({ type: 'strong', children: parseInline(strong[2]!) });
-      i += strong[0].length;
-      continue;
+    const pair = text.slice(i, i + 2);
+    if ((pair === '**' || pair === '__' || pair === '~~') && !isSpace(text[i + 2])) {
+      const close = closer(pair, i + 3, (j) => !isSpace(text[j - 1]));
+      if (close !== -1) {
+        flush();
+        const children = parseInline(text.slice(i + 2, close), depth + 1);
+        out.push(pair === '~~' ? { type: 'del', children } : { type: 'strong', children });
+        i = close + 2;
+        continue;
+      }
     }
-    const del = rest.match(/^~~(?=\S)([\s\S]*?\S)~~/);
-    if (del) {
-      flush();
-      out.push({ type: 'del', children: parseInline(del[1]!) });
-      i += del[0].length;
-      continue;
+    if ((ch === '*' || ch === '_') && !isSpace(text[i + 1]) && !(ch === '_' && isWord(last))) {
+      const close = closer(ch, i + 2, (j) => !isSpace(text[j - 1]) && text[j + 1] !== ch);
+      if (close !== -1) {
+        flush();
+        out.push({ type: 'em', children: parseInline(text.slice(i + 1, close), depth + 1) });
+        i = close + 1;
+        continue;
+      }
     }
-    const em = rest.match(/^(\*|_)(?=\S)([\s\S]*?\S)\1(?!\1)/);
-    if (em && !(ch === '_' && /\w$/.test(buffer))) {
-      flush();
-      out.push({ type: 'em', children: parseInline(em[2]!) });
-      i += em[0].length;
-      continue;
-    }
-    buffer += ch;
+    add(ch);
     i++;
   }
   flush();
@@ -94,7 +174,7 @@ export function parseInline(text: string): Inline[] {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
-const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+const HEADING = /^ {0,3}(#{1,6})\s/;
 const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const BULLET = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const TABLE_SEP = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
@@ -104,7 +184,17 @@ function splitRow(line: string): string[] {
   return trimmed.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
-export function parseMarkdown(source: string): Block[] {
+/** A heading's text: without the closing run of `#` and the blanks around it (no regex that could retry each blank). */
+function headingText(line: string, marker: string): string {
+  let text = line.slice(marker.length).trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  text = text.slice(0, end).trimEnd();
+  return text;
+}
+
+export function parseMarkdown(source: string, depth = 0): Block[] {
+  if (depth > MAX_DEPTH) return source.trim() ? [{ type: 'paragraph', children: [{ type: 'text', text: source.trim() }] }] : [];
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   const blocks: Block[] = [];
   let i = 0;
@@ -127,7 +217,7 @@ export function parseMarkdown(source: string): Block[] {
     }
     const heading = line.match(HEADING);
     if (heading) {
-      blocks.push({ type: 'heading', level: heading[1]!.length, children: parseInline(heading[2]!) });
+      blocks.push({ type: 'heading', level: heading[1]!.length, children: parseInline(headingText(line, heading[0]!)) });
       i++;
       continue;
     }
@@ -139,7 +229,7 @@ export function parseMarkdown(source: string): Block[] {
     if (/^\s*>/.test(line)) {
       const body: string[] = [];
       while (i < lines.length && /^\s*>/.test(lines[i]!)) body.push(lines[i++]!.replace(/^\s*>\s?/, ''));
-      blocks.push({ type: 'quote', children: parseMarkdown(body.join('\n')) });
+      blocks.push({ type: 'quote', children: parseMarkdown(body.join('\n'), depth + 1) });
       continue;
     }
     if (line.includes('|') && i + 1 < lines.length && TABLE_SEP.test(lines[i + 1]!) && lines[i + 1]!.includes('-')) {
@@ -171,7 +261,7 @@ export function parseMarkdown(source: string): Block[] {
           break;
         }
       }
-      blocks.push({ type: 'list', ordered, start: ordered ? parseInt(bullet[2]!, 10) : 1, items: items.map((item) => parseMarkdown(item.join('\n'))) });
+      blocks.push({ type: 'list', ordered, start: ordered ? parseInt(bullet[2]!, 10) : 1, items: items.map((item) => parseMarkdown(item.join('\n'), depth + 1)) });
       continue;
     }
     const para: string[] = [];
@@ -179,4 +269,64 @@ export function parseMarkdown(source: string): Block[] {
     blocks.push({ type: 'paragraph', children: parseInline(para.join('\n')) });
   }
   return blocks;
+}
+
+/** A finished top-level stretch of an answer, or the one still being written (the last). */
+export interface Chunk {
+  start: number;
+  text: string;
+}
+
+/**
+ * Cuts a streaming answer into top-level chunks that parse on their own exactly as they do within
+ * the whole: a cut falls at a blank line outside a code fence, before a line that starts at the
+ * margin. Chunks before the last are finished and keep their text as the answer grows, so the
+ * renderer parses each of them once. Fed the answer again as it grows, it reads only the new part.
+ */
+export class ChunkSplitter {
+  private source = '';
+  private finished: Chunk[] = [];
+  /** Where the open chunk starts. */
+  private openStart = 0;
+  /** The open chunk has been read up to here (a line start), and the fence open there. */
+  private scanned = 0;
+  private scanFence: string | undefined;
+  private blankBefore = false;
+
+  split(source: string): Chunk[] {
+    if (!source.startsWith(this.source)) this.reset();
+    this.source = source;
+    let at = this.scanned;
+    for (let newline = source.indexOf('\n', at); newline !== -1; newline = source.indexOf('\n', at)) {
+      this.line(source.slice(at, newline), at);
+      at = newline + 1;
+      this.scanned = at;
+    }
+    return [...this.finished, { start: this.openStart, text: source.slice(this.openStart) }];
+  }
+
+  /** Reads one complete line that starts at `start`. */
+  private line(line: string, start: number): void {
+    const blank = !line.trim();
+    if (this.scanFence === undefined && this.blankBefore && !blank && !/^\s/.test(line) && start > this.openStart) {
+      this.finished.push({ start: this.openStart, text: this.source.slice(this.openStart, start) });
+      this.openStart = start;
+    }
+    if (this.scanFence !== undefined) {
+      if (line.trim().startsWith(this.scanFence)) this.scanFence = undefined;
+    } else {
+      const open = line.match(FENCE);
+      if (open) this.scanFence = open[1]!;
+    }
+    this.blankBefore = blank;
+  }
+
+  private reset(): void {
+    this.source = '';
+    this.finished = [];
+    this.openStart = 0;
+    this.scanned = 0;
+    this.scanFence = undefined;
+    this.blankBefore = false;
+  }
 }

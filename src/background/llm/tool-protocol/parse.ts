@@ -4,13 +4,20 @@
  * how unambiguous their markers are; each region of text is claimed by one detector only, and
  * code (fences, inline code) and reasoning (`<think>`) are never read as calls by the tag-based
  * detectors.
+ *
+ * A call counts only where it stands as the reply or on its own lines: nothing but blanks (or
+ * reasoning, or another call) before it on its line and after it on its line. Markup quoted inside
+ * a sentence or a block quote — text a model copied from a page — is prose, and stays in the text.
+ *
+ * Model output is untrusted and may be large: every step is linear in the text (no pass re-reads
+ * what an earlier one covered, and no regular expression can backtrack over the whole input).
  */
 import { bare } from './formats/bare';
-import { fenced, FENCE } from './formats/fenced';
+import { fenced, findFences } from './formats/fenced';
 import { deepseek, gemma, mistral, pythonTag } from './formats/special-tokens';
 import { functionTag, hermes, invoke } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
-import { createNameResolver, matchesOf, type Detector, type ParsedCall, type ScanContext, type Span } from './scan';
+import { createNameResolver, matchesOf, Regions, type Detector, type ParsedCall, type ScanContext, type Span } from './scan';
 
 export type { ParsedCall } from './scan';
 
@@ -21,29 +28,72 @@ function reasoningSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
   for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
-    const lone = text.match(/^[\s\S]*?<\/(think|thinking)>/i);
-    if (lone) spans.push([0, lone[0].length]);
+    const lone = /<\/(think|thinking)>/i.exec(text);
+    if (lone) spans.push([0, lone.index + lone[0].length]);
   }
   return spans;
 }
 
-function codeSpans(text: string): [number, number][] {
+/** Fences, and inline code outside them; sorted and disjoint. */
+function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(FENCE, text)) spans.push([m.index, m.index + m[0].length]);
+  let f = 0;
   for (const m of matchesOf(/`[^`\n]+`/g, text)) {
-    if (!spans.some(([s, e]) => m.index >= s && m.index < e)) spans.push([m.index, m.index + m[0].length]);
+    while (f < fences.length && fences[f]!.end <= m.index) spans.push([fences[f]!.open, fences[f++]!.end]);
+    if (f < fences.length && m.index >= fences[f]!.open) continue;
+    spans.push([m.index, m.index + m[0].length]);
   }
+  while (f < fences.length) spans.push([fences[f]!.open, fences[f++]!.end]);
   return spans;
 }
 
-const inside = (spans: readonly [number, number][], i: number) => spans.some(([s, e]) => i >= s && i < e);
+const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
+const END_TOKEN = /<\|(?:eot_id|eom_id)\|>/y;
 
-/** Removes the given regions and tidies what is left. */
+/**
+ * Whether a call's markup stands on its own: before it on its line only blanks, the end of
+ * reasoning, or another call; after it only blanks, the end of a template token, and the end of
+ * the line or the text.
+ */
+function startsLine(text: string, at: number, reasoning: Regions): boolean {
+  let i = at - 1;
+  while (i >= 0 && isBlank(text[i])) i--;
+  return i < 0 || text[i] === '\n' || reasoning.endsAt(i + 1);
+}
+
+function endsLine(text: string, at: number, reasoning: Regions): boolean {
+  let i = at;
+  for (;;) {
+    while (i < text.length && isBlank(text[i])) i++;
+    END_TOKEN.lastIndex = i;
+    if (!END_TOKEN.test(text)) break;
+    i = END_TOKEN.lastIndex;
+  }
+  return i >= text.length || text[i] === '\n' || reasoning.startsAt(i);
+}
+
+function onlyBlanks(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isBlank(text[i])) return false;
+  return true;
+}
+
+/** The spans that stand on their own lines; runs of spans side by side are judged together. */
+function standing(text: string, spans: readonly Span[], reasoning: Regions): Span[] {
+  const kept: Span[] = [];
+  for (let i = 0; i < spans.length; ) {
+    let j = i;
+    while (j + 1 < spans.length && onlyBlanks(text, spans[j]!.end, spans[j + 1]!.start)) j++;
+    if (startsLine(text, spans[i]!.start, reasoning) && endsLine(text, spans[j]!.end, reasoning)) kept.push(...spans.slice(i, j + 1));
+    i = j + 1;
+  }
+  return kept;
+}
+
+/** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
-  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
   let out = '';
   let at = 0;
-  for (const [s, e] of sorted) {
+  for (const [s, e] of spans) {
     if (s < at) {
       at = Math.max(at, e);
       continue;
@@ -54,31 +104,69 @@ function withoutSpans(text: string, spans: readonly [number, number][]): string 
   out += text.slice(at);
   return out
     .replace(/<\|(python_tag|eom_id|eot_id)\|>/g, '')
-    .replace(/<\/?(?:[\w-]+:)?(?:function_calls|tool_call)>/gi, '')
-    .replace(/[ \t]+\n/g, '\n')
+    .split('\n')
+    .map(trimLineEnd)
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 
-export function parseToolCalls(text: string, toolNames: readonly string[]): { calls: ParsedCall[]; text: string } {
-  const reasoning = reasoningSpans(text);
-  const code = codeSpans(text);
-  const claimed: Span[] = [];
+/** A line without the blanks at its end (a backwards walk: no regex that could retry each blank). */
+function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
+/** Merges two sorted lists of disjoint spans. */
+function merged(a: readonly Span[], b: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i]!.start <= b[j]!.start) ? a[i++]! : b[j++]!);
+  return out;
+}
+
+export interface ParseResult {
+  calls: ParsedCall[];
+  /** The prose, without the calls' markup and without reasoning. */
+  text: string;
+  /** For each call, the markup it was read from (a span holding several calls gives each the whole span). */
+  raw: string[];
+}
+
+export function parseToolCalls(text: string, toolNames: readonly string[]): ParseResult {
+  const reasoningList = reasoningSpans(text);
+  const reasoning = new Regions(reasoningList);
+  const fences = findFences(text);
+  const code = new Regions(codeSpans(text, fences));
+  let claimed: Span[] = [];
   const resolve = createNameResolver(toolNames);
   for (const detect of DETECTORS) {
     const codeAware = detect === fenced;
+    const taken = new Regions(claimed.map((s) => [s.start, s.end] as const));
     const ctx: ScanContext = {
       text,
       resolve,
-      isProtected: (i) => inside(reasoning, i) || (!codeAware && inside(code, i)) || claimed.some((s) => i >= s.start && i < s.end),
+      fences,
+      isProtected: (i) => reasoning.contains(i) || (!codeAware && code.contains(i)) || taken.contains(i),
     };
-    for (const span of detect(ctx)) {
-      if (!claimed.some((s) => span.start < s.end && s.start < span.end)) claimed.push(span);
-    }
+    const found = detect(ctx)
+      .filter((span) => span.end > span.start && !taken.overlaps(span.start, span.end))
+      .sort((a, b) => a.start - b.start);
+    // A detector's own spans do not overlap: keep the first of any that would.
+    const own: Span[] = [];
+    for (const span of found) if (!own.length || span.start >= own.at(-1)!.end) own.push(span);
+    claimed = merged(claimed, own);
   }
-  claimed.sort((a, b) => a.start - b.start);
+  const calls = standing(text, claimed, reasoning);
+  const removed = merged(
+    reasoningList.map(([start, end]) => ({ start, end, calls: [] })),
+    calls,
+  ).map((s): [number, number] => [s.start, s.end]);
   return {
-    calls: claimed.flatMap((s) => s.calls),
-    text: withoutSpans(text, [...reasoning, ...claimed.map((s): [number, number] => [s.start, s.end])]),
+    calls: calls.flatMap((s) => s.calls),
+    text: withoutSpans(text, removed),
+    raw: calls.flatMap((s) => s.calls.map(() => text.slice(s.start, s.end))),
   };
 }

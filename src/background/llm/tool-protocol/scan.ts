@@ -1,3 +1,4 @@
+import type { Fence } from './formats/fenced';
 import type { Json } from './values';
 
 export interface ParsedCall {
@@ -18,6 +19,8 @@ export type NameResolver = (raw: string) => string | undefined;
 export interface ScanContext {
   text: string;
   resolve: NameResolver;
+  /** The text's fenced code blocks, found once. */
+  fences: readonly Fence[];
   /** Code fences and inline code: examples, not calls (only the fence detector looks inside). */
   isProtected(index: number): boolean;
 }
@@ -77,6 +80,68 @@ export function callsFromJson(value: Json | undefined, resolve: NameResolver): P
   if (!items.length) return undefined;
   const calls = items.map((item) => callFromObject(item, resolve));
   return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
+}
+
+/**
+ * Disjoint regions of the text, sorted by start: which region holds an index, in O(log n), so a
+ * detector's checks cost the same however many regions the text has.
+ */
+export class Regions {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  constructor(sorted: Iterable<readonly [number, number]> = []) {
+    for (const [s, e] of sorted) this.add(s, e);
+  }
+
+  /** Appends a region that starts at or after the end of the last one. */
+  add(start: number, end: number): void {
+    if (end <= start) return;
+    this.starts.push(start);
+    this.ends.push(end);
+  }
+
+  get size(): number {
+    return this.starts.length;
+  }
+
+  /** Index of the last region starting at or before `i`, or -1. */
+  private before(i: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= i) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  contains(i: number): boolean {
+    const k = this.before(i);
+    return k !== -1 && i < this.ends[k]!;
+  }
+
+  /** Whether any region overlaps [start, end). */
+  overlaps(start: number, end: number): boolean {
+    const k = this.before(end - 1);
+    return k !== -1 && this.ends[k]! > start;
+  }
+
+  /** The region that ends exactly at `i`, if any. */
+  endsAt(i: number): boolean {
+    const k = this.before(i - 1);
+    return k !== -1 && this.ends[k] === i;
+  }
+
+  /** The region that starts exactly at `i`, if any. */
+  startsAt(i: number): boolean {
+    const k = this.before(i);
+    return k !== -1 && this.starts[k] === i;
+  }
 }
 
 /** All matches of a global regex, with their index. */

@@ -1,20 +1,28 @@
 /**
  * Hides tool-call markup from the text shown while a reply streams. Ordinary prose passes
- * straight through; only a stretch that could be the start of markup (a `<`, `[` or, at the
- * start of a line, `{` or a code fence) is held back, and released as soon as it cannot be.
- * What the filter hides is exactly what `parseToolCalls` reads as calls or reasoning.
+ * straight through; only a stretch that could be the start of markup (a `<`, `[` or `{`, or a
+ * code fence, at the start of a line) is held back, and released as soon as it cannot be. A call
+ * counts only on a line of its own, as in `parseToolCalls`: a finished call is held until its line
+ * ends, and shown as text if more prose follows on that line. What the filter hides is exactly
+ * what `parseToolCalls` reads as calls or reasoning.
+ *
+ * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
+ * stretch that may still become markup is looked at again only once it has grown by half.
  */
+import { MAX_CALL_FENCE_LINE } from './formats/fenced';
 import { parseToolCalls } from './parse';
-import { matchBracket } from './values';
 
-type Closer =
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean }
+/** How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far). */
+type Closer = { seen: number; decided: number } & (
+  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string }
   | { kind: 'end' }
-  | { kind: 'balanced' }
-  | { kind: 'fence'; marker: string }
-  | { kind: 'tool-tag'; name: string }
+  | { kind: 'balanced'; scan?: BracketScan }
+  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
+  | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
-  | { kind: 'trailing'; length: number };
+  | { kind: 'trailing'; length: number }
+);
+type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided'> : never) : never;
 
 /** closeIndex: the markup is still open / turned out not to be markup. */
 const OPEN = -1;
@@ -23,19 +31,21 @@ const NOT_MARKUP = -2;
 interface Opener {
   /** Matches at the start of the held text: a complete opener. */
   match: RegExp;
-  closer: (m: RegExpMatchArray) => Closer;
+  closer: (m: RegExpMatchArray) => CloserSpec;
   /** Literal prefix used to decide whether a shorter held text could still become this opener. */
   literal?: string;
+  /** Reasoning may open anywhere; a call only at the start of a line. */
+  anywhere?: boolean;
 }
 
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
-const tag = (close: RegExp, hideIfUnclosed = true): Closer => ({ kind: 'tag', close, hideIfUnclosed });
+const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
 
 const FIXED_OPENERS: Opener[] = [
-  { literal: '<think>', match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
-  { literal: '<thinking>', match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
-  { literal: '<reasoning>', match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
+  { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
+  { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
+  { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
   { literal: '<tool_call>', match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
   { literal: '<|tool_call>', match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
@@ -49,9 +59,60 @@ const FIXED_OPENERS: Opener[] = [
 
 const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
+/** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
+const RECHECK_FLOOR = 64;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `matchBracket` as a scan that is fed the text piece by piece: the same rules, in one pass overall. */
+class BracketScan {
+  private readonly stack: string[];
+  private quote = '';
+  private escaped = false;
+
+  constructor(open: string, private readonly start: number) {
+    this.stack = [open === '{' ? '}' : open === '[' ? ']' : ')'];
+  }
+
+  /** `text` is the stretch from `offset` on; the index just past the closing bracket, or -1 while open. */
+  feed(text: string, offset: number): number {
+    for (let j = Math.max(0, this.start + 1 - offset); j < text.length; j++) {
+      const ch = text[j]!;
+      if (this.quote) {
+        if (this.escaped) this.escaped = false;
+        else if (ch === '\\') this.escaped = true;
+        else if (ch === this.quote) this.quote = '';
+        continue;
+      }
+      if (ch === '"' || ch === "'") this.quote = ch;
+      else if (ch === '{') this.stack.push('}');
+      else if (ch === '[') this.stack.push(']');
+      else if (ch === '(') this.stack.push(')');
+      else if (ch === this.stack.at(-1)) {
+        this.stack.pop();
+        if (!this.stack.length) return offset + j + 1;
+      }
+    }
+    return -1;
+  }
+}
+
+/** The opening line of a fence at the start of `text`: its marker, language and where the body starts. */
+function fenceOpening(text: string): { marker: string; lang: string; lineLength: number; body: number } | 'partial' | undefined {
+  const ch = text[0];
+  if (ch !== '`' && ch !== '~') return undefined;
+  let j = 0;
+  while (text[j] === ch) j++;
+  if (j < 3) return j === text.length ? 'partial' : undefined;
+  const newline = text.indexOf('\n', j);
+  if (newline === -1) return text.length <= MAX_CALL_FENCE_LINE ? 'partial' : undefined;
+  if (newline > MAX_CALL_FENCE_LINE) return undefined;
+  let k = j;
+  while (text[k] === ' ' || text[k] === '\t') k++;
+  const lang = /^[\w-]*/.exec(text.slice(k, newline))![0];
+  return { marker: text.slice(0, j), lang, lineLength: newline, body: newline + 1 };
 }
 
 export interface ToolMarkupFilter {
@@ -68,6 +129,7 @@ export interface ToolMarkupFilter {
 
 /** Tool names are matched case-insensitively and with `-` for `_`, as the parser does. */
 const nameKey = (s: string) => s.toLowerCase().replace(/-/g, '_');
+const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
 export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkupFilter {
   const names = toolNames.map(nameKey);
@@ -77,142 +139,297 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
 
   let held = '';
   let closer: Closer | undefined;
-  let visible = '';
-  let previous = ''; // the last character processed, shown or hidden
+  /** Held text that may still open markup is looked at again from this length on. */
+  let recheckAt = 0;
   let hidAnything = false;
   let retracted = false;
   let retractionTaken = false;
+  /** The last few hundred characters shown: the context a finished stretch is parsed in. */
+  let recent = '';
+  let shownContent = false;
+  /** The line shown so far holds only blanks. */
+  let lineBlank = true;
+  /** Reasoning was just hidden on this line: what follows may start a call, as at a line's start. */
+  let afterReasoning = false;
+  /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
+  let pending = '';
   // Code the user sees: markup inside a code fence or inline code is an example, never hidden.
-  let line = ''; // the shown text of the current line
   let inFence = false;
+  let lineHead = ''; // the first three non-blank characters of the line
+  let ticks = 0; // backticks on this line outside runs of three or more
+  let run = 0; // the backtick run the line ends with
 
-  const insideCode = () => {
-    if (inFence) return true;
-    const ticks = line.replace(/`{3,}/g, '').match(/`/g)?.length ?? 0;
-    return ticks % 2 === 1;
-  };
-
-  const atLineStart = () => previous === '' || previous === '\n' || !visible.trim();
+  const insideCode = () => inFence || (ticks + (run < 3 ? run : 0)) % 2 === 1;
+  const atLineStart = () => lineBlank || afterReasoning || !shownContent || pending !== '';
 
   /** Could `text` still grow into an opener? */
   const couldOpen = (text: string): boolean => {
-    const lower = nameKey(text);
-    if (FIXED_OPENERS.some((o) => o.literal && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
+    const lower = nameKey(text.slice(0, RECHECK_FLOOR));
+    const lineStart = atLineStart();
+    if (FIXED_OPENERS.some((o) => o.literal && (lineStart || o.anywhere) && o.literal.toLowerCase().startsWith(lower))) return true;
     if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
+    if (!lineStart) return false;
+    if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
-    if (atLineStart() && (text[0] === '{' || text[0] === '[')) {
+    if (text[0] === '{' || text[0] === '[') {
       if (text.length < 40 && /^[[{]\s*(\[?\s*\{?\s*("[a-z_]*"?\s*:?\s*)?)?$/i.test(text)) return true;
       if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(text.slice(1).trim().toLowerCase().split('(')[0] ?? ''))) return !/\(/.test(text) || pythonStart.test(text);
     }
-    if (atLineStart() && /^(`{1,3}|~{1,3})$/.test(text)) return true;
-    if (atLineStart() && /^(`{3,}|~{3,})[^\n]*$/.test(text)) return true;
-    if (atLineStart() && /^(`{3,}|~{3,})[^\n]*\n\s*$/.test(text)) return true;
-    // A call fence whose body has begun with what may be a tool's name (Gemma's ```tool_code).
-    const fenceBody = atLineStart() ? text.match(/^(?:`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*\n\s*([\w-]*)$/) : null;
-    if (fenceBody && CALL_FENCE_LANGS.test(fenceBody[1]!) && [...names, 'print'].some((n) => n.startsWith(nameKey(fenceBody[2]!)))) return true;
-    if (!visible.trim() && names.some((n) => n.startsWith(lower))) return true;
+    const fence = fenceOpening(text);
+    if (fence === 'partial') return true;
+    if (fence && CALL_FENCE_LANGS.test(fence.lang)) {
+      // A call fence whose body has not begun, or has begun with what may be a tool's name (Gemma's ```tool_code).
+      const body = text.slice(fence.body);
+      const first = body.search(/\S/);
+      if (first === -1) return true;
+      const word = /^[\w-]*$/.exec(body.slice(first));
+      if (word && [...names, 'print'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+    }
+    if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
     return false;
   };
 
+  /** Whether the characters at `i` rule out every opener (most prose, and runs of `<`, `[` or `{`). */
+  const cannotOpenAt = (text: string, i: number): boolean => {
+    if (i + 1 >= text.length) return false;
+    const next = text[i + 1]!;
+    const ch = text[i];
+    if (ch === '<') return !/[\w|｜/]/.test(next);
+    if (ch === '[') return !/[\s{\w]/.test(next);
+    if (ch === '{') return !/[\s"]/.test(next);
+    return false;
+  };
+  const cannotOpen = (text: string) => cannotOpenAt(text, 0);
+
   /** A complete opener at the start of `held`, with how it closes. */
-  const opener = (): Closer | undefined => {
+  const opener = (): CloserSpec | undefined => {
+    const lineStart = atLineStart();
     for (const o of FIXED_OPENERS) {
+      if (!lineStart && !o.anywhere) continue;
       const m = held.match(o.match);
       if (m) return o.closer(m);
     }
+    if (!lineStart) return undefined;
     const named = held.match(toolTag);
-    if (named) return { kind: 'tool-tag', name: named[1]! };
-    if (atLineStart() && JSON_CALL.test(held)) return { kind: 'balanced' };
-    if (atLineStart() && held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
-    if (!visible.trim() && pythonStart.test(held)) return { kind: 'balanced' };
-    const fence = held.match(/^(`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*\n\s*(\S)/);
-    if (atLineStart() && fence && CALL_FENCE_LANGS.test(fence[2]!) && /[[{]/.test(fence[3]!)) return { kind: 'fence', marker: fence[1]! };
-    if (atLineStart() && fence && CALL_FENCE_LANGS.test(fence[2]!)) {
-      const body = held.slice(held.indexOf('\n') + 1).trimStart();
-      if (pythonStart.test(body) || /^print\(/.test(body)) return { kind: 'fence', marker: fence[1]! };
+    if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
+    if (JSON_CALL.test(held)) return { kind: 'balanced' };
+    if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
+    if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
+    const fence = fenceOpening(held);
+    if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
+      const body = held.slice(fence.body);
+      const first = body.search(/\S/);
+      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first))) {
+        return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
+      }
     }
     return undefined;
   };
 
   const show = (text: string) => {
     if (!text) return '';
-    visible += text;
-    previous = text.at(-1)!;
+    recent += text;
+    if (recent.length > 1024) recent = recent.slice(-400);
     for (const ch of text) {
-      if (ch !== '\n') {
-        line += ch;
+      if (ch === '\n') {
+        if (lineHead === '```' || lineHead === '~~~') inFence = !inFence;
+        lineHead = '';
+        lineBlank = true;
+        afterReasoning = false;
+        ticks = 0;
+        run = 0;
         continue;
       }
-      if (/^[ \t]*(`{3,}|~{3,})/.test(line)) inFence = !inFence;
-      line = '';
+      if (ch === '`') run++;
+      else {
+        if (run < 3) ticks += run;
+        run = 0;
+      }
+      // Blanks leave a line blank, and a call may still follow reasoning across them.
+      if (isBlank(ch)) {
+        if (lineHead && lineHead.length < 3) lineHead = '-';
+        continue;
+      }
+      if (lineHead.length < 3) lineHead = lineHead === '' || ch === lineHead[0] ? lineHead + ch : '-';
+      lineBlank = false;
+      afterReasoning = false;
+      if (ch.trim()) shownContent = true;
     }
     return text;
   };
-  const hide = (text: string) => {
-    if (!text) return;
-    previous = text.at(-1)!;
+  const hide = () => {
     hidAnything = true;
+  };
+  /** Shows the calls waiting for their line's end: prose followed them, so they were quoted. */
+  const release = () => {
+    const text = pending;
+    pending = '';
+    return show(text);
+  };
+  /** The calls waiting for their line's end stood on their own: hide them. */
+  const confirm = () => {
+    if (pending) hide();
+    pending = '';
   };
 
   /** Whether a finished stretch of markup holds calls (else it is released as text). */
-  const holdsCalls = (stretch: string) => parseToolCalls(`${visible.slice(-200)}${stretch}`, toolNames).calls.length > 0 || /^<(think|thinking|reasoning)>/i.test(stretch);
+  const holdsCalls = (stretch: string) => {
+    if (/^<(think|thinking|reasoning)>/i.test(stretch)) return true;
+    const context = recent.slice(-200) + (lineBlank ? '' : '\n');
+    return parseToolCalls(`${context}${stretch}`, toolNames).calls.length > 0;
+  };
 
-  /** End of the markup that starts `held`, or -1 while it is still open. */
-  const closeIndex = (c: Closer): number => {
+  /**
+   * Reads more of the open stretch: `text` is its part from `c.seen` on. Sets and returns where
+   * the markup ends (an index into the stretch), OPEN while it is open, or NOT_MARKUP.
+   */
+  const feed = (c: Closer, text: string): number => {
+    if (c.decided !== OPEN) return c.decided;
+    const offset = c.seen;
+    c.seen += text.length;
+    const decide = (end: number) => (c.decided = end);
+    /** A short closing tag, searched in what arrived plus the end of what came before. */
+    const search = (re: RegExp, tail: string, from: number): { end: number; tail: string } => {
+      const window = tail + text;
+      const base = offset - tail.length;
+      re.lastIndex = Math.max(0, from - base);
+      const m = re.exec(window);
+      return { end: m ? base + m.index + m[0].length : OPEN, tail: window.slice(-64) };
+    };
     switch (c.kind) {
       case 'tag': {
-        const m = c.close.exec(held.slice(1));
-        return m ? 1 + m.index + m[0].length : -1;
+        // The closing tag comes after the opening one's first character.
+        const found = search(c.close, c.tail, 1);
+        c.tail = found.tail;
+        return decide(found.end);
       }
       case 'end':
-        return -1;
-      case 'balanced':
-        return matchBracket(held, held.search(/[[{(]/));
+        return OPEN;
+      case 'balanced': {
+        if (!c.scan) {
+          const start = text.search(/[[{(]/);
+          c.scan = new BracketScan(text[start]!, offset + start);
+        }
+        return decide(c.scan.feed(text, offset));
+      }
       case 'fence': {
-        const first = held.indexOf('\n');
-        const m = new RegExp(`\\n[ \\t]*${escapeRegExp(c.marker)}[ \\t]*(?=\\n|$)`).exec(held.slice(first));
-        return m ? first + m.index + m[0].length : -1;
+        // The lines after the opening one: the marker alone between blanks closes the block.
+        const char = c.marker[0];
+        for (let j = 0; j < text.length; j++) {
+          const ch = text[j];
+          if (ch === '\n') {
+            if (c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length))) return decide(offset + j);
+            c.lineStart = offset + j + 1;
+            c.phase = 'lead';
+            c.matched = 0;
+          } else if (c.phase === 'fail') {
+            continue;
+          } else if (ch === ' ' || ch === '\t') {
+            if (c.phase === 'marker') c.phase = c.matched === c.marker.length ? 'trail' : 'fail';
+          } else if (ch === char && (c.phase === 'lead' || c.phase === 'marker')) {
+            c.phase = 'marker';
+            if (++c.matched > c.marker.length) c.phase = 'fail';
+          } else c.phase = 'fail';
+        }
+        // The line still arriving closes the block too, as the end of the text.
+        const closing = c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length));
+        return decide(closing ? c.seen : OPEN);
       }
       case 'tool-tag': {
-        const open = held.match(/^<[^<>]*?(\/?)>/);
-        if (!open) return OPEN;
-        if (open[1] === '/') return open[0].length;
+        if (c.stuck) return OPEN;
+        let j = Math.max(0, 1 - offset);
+        if (c.openEnd === undefined) {
+          for (; j < text.length; j++) {
+            const ch = text[j];
+            if (ch === '<') {
+              c.stuck = true;
+              return OPEN;
+            }
+            if (ch === '>') {
+              c.openEnd = offset + j + 1;
+              if (c.last === '/') return decide(c.openEnd);
+              j++;
+              break;
+            }
+            c.last = ch!;
+          }
+          if (c.openEnd === undefined) return OPEN;
+        }
         // A call's tag holds child tags or JSON; "<click> tag to press…" is prose about tags.
-        const body = held.slice(open[0].length).trimStart();
-        if (body && body[0] !== '<' && body[0] !== '{') return NOT_MARKUP;
-        const m = new RegExp(`</${escapeRegExp(c.name)}\\s*>`, 'i').exec(held);
-        return m ? m.index + m[0].length : OPEN;
+        if (!c.bodyChecked) {
+          while (j < text.length && /\s/.test(text[j]!)) j++;
+          if (j === text.length) return OPEN;
+          if (text[j] !== '<' && text[j] !== '{') return decide(NOT_MARKUP);
+          c.bodyChecked = true;
+        }
+        const found = search(c.close, c.tail, c.openEnd);
+        c.tail = found.tail;
+        return decide(found.end);
       }
-      case 'trailing':
-        return held.slice(c.length).trim() ? NOT_MARKUP : OPEN;
+      case 'trailing': {
+        for (let j = Math.max(0, c.length - offset); j < text.length; j++) if (!/\s/.test(text[j]!)) return decide(NOT_MARKUP);
+        return OPEN;
+      }
     }
+  };
+
+  /** At the end of the reply: one last search over the whole stretch, for a closing tag that arrived in pieces. */
+  const finalEnd = (c: Closer): number => {
+    if (c.decided !== OPEN) return c.decided;
+    if (c.kind === 'tag' || (c.kind === 'tool-tag' && c.openEnd !== undefined && c.bodyChecked && !c.stuck)) {
+      c.close.lastIndex = c.kind === 'tag' ? 1 : c.openEnd!;
+      const m = c.close.exec(held);
+      if (m) return (c.decided = m.index + m[0].length);
+    }
+    return OPEN;
+  };
+
+  const open = (spec: CloserSpec): Closer => {
+    const c = { ...spec, seen: 0, decided: OPEN } as Closer;
+    feed(c, held);
+    return c;
   };
 
   const drain = (final: boolean): string => {
     let out = '';
     for (;;) {
       if (closer) {
-        const end = closeIndex(closer);
+        const end = final ? finalEnd(closer) : closer.decided;
         if (end === NOT_MARKUP) {
-          out += show(held[0]!);
-          held = held.slice(1);
+          out += release();
+          if (closer.kind === 'trailing') {
+            // A call-shaped value followed by more prose: shown whole, as the parser leaves it.
+            out += show(held.slice(0, closer.length));
+            held = held.slice(closer.length);
+          } else {
+            out += show(held[0]!);
+            held = held.slice(1);
+          }
           closer = undefined;
           continue;
         }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
-          if (closer.kind === 'balanced' && visible.trim() && holdsCalls(stretch)) {
+          if (closer.kind === 'balanced' && shownContent && pending === '' && holdsCalls(stretch)) {
             // After prose, JSON is a call only if the message ends with it: wait and see.
-            closer = { kind: 'trailing', length: end };
+            closer = open({ kind: 'trailing', length: end });
             continue;
           }
           held = held.slice(end);
-          const isCall = closer.kind === 'tag' || closer.kind === 'end' || holdsCalls(stretch);
-          if (isCall) hide(stretch);
-          else out += show(stretch);
+          const reasoning = closer.kind === 'tag' && /^<(think|thinking|reasoning)>/i.test(stretch);
+          const isCall = !reasoning && (closer.kind === 'tag' || closer.kind === 'end' || holdsCalls(stretch));
           closer = undefined;
+          if (reasoning) {
+            confirm();
+            hide();
+            afterReasoning = true;
+          } else if (isCall) {
+            pending += stretch;
+          } else {
+            out += release();
+            out += show(stretch);
+          }
           continue;
         }
         if (!final) return out;
@@ -220,24 +437,52 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
           closer.kind === 'tool-tag' ||
           ((closer.kind === 'balanced' || closer.kind === 'fence' || closer.kind === 'trailing') && !holdsCalls(held)) ||
           (closer.kind === 'tag' && !closer.hideIfUnclosed);
-        if (keep) out += show(held);
-        else hide(held);
+        if (keep) {
+          out += release();
+          out += show(held);
+        } else {
+          confirm();
+          hide();
+        }
         held = '';
         closer = undefined;
         return out;
       }
+      // Held text that may still open markup is looked at again once it has grown enough.
+      if (!final && !pending && held.length < recheckAt) return out;
+      if (pending) {
+        // A finished call waits for the end of its line: blanks join it, a newline or the end of
+        // the reply confirms it, and anything else but another call shows it as the text it was.
+        let i = 0;
+        while (i < held.length && isBlank(held[i])) i++;
+        pending += held.slice(0, i);
+        held = held.slice(i);
+        if (!held) {
+          if (final) confirm();
+          return out;
+        }
+        if (held[0] === '\n') confirm();
+      }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
       const first = held.search(/\S/);
-      const startsWithName = !visible.trim() && first !== -1 && /[a-z_]/i.test(held[first]!);
-      const next = startsWithName ? first : held.search(/[<[{`~]/);
+      const startsWithName = !shownContent && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
+      const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~]/);
       if (next === -1) {
         out += show(held);
         held = '';
         return out;
       }
-      out += show(held.slice(0, next));
-      held = held.slice(next);
+      if (next > 0) {
+        out += show(held.slice(0, next));
+        held = held.slice(next);
+        recheckAt = 0;
+      }
+      if (pending && !/[<[{`~\w]/.test(held[0]!)) {
+        out += release();
+        continue;
+      }
       if (inFence || (insideCode() && held[0] !== '`')) {
+        out += release();
         out += show(held[0]!);
         held = held.slice(1);
         continue;
@@ -248,32 +493,59 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
       if (closeThink && !hidAnything && !retracted) {
         retracted = true;
         hidAnything = true;
-        visible = '';
-        line = '';
+        recent = '';
+        shownContent = false;
+        lineBlank = true;
+        afterReasoning = true;
+        pending = '';
         inFence = false;
-        previous = '';
+        lineHead = '';
+        ticks = 0;
+        run = 0;
         held = held.slice(closeThink[0].length);
         out = '';
         continue;
       }
-      const found = opener();
+      const blocked = cannotOpen(held);
+      const found = blocked ? undefined : opener();
       if (found) {
-        closer = found;
+        closer = open(found);
+        recheckAt = 0;
         continue;
       }
-      if (!final && couldOpen(held)) return out;
-      // Not markup: let this character through and look again after it.
-      out += show(held[0]!);
-      held = held.slice(1);
+      if (!final && !blocked && couldOpen(held)) {
+        recheckAt = held.length < RECHECK_FLOOR ? 0 : Math.ceil(held.length * 1.5);
+        return out;
+      }
+      recheckAt = 0;
+      // Not markup: let this character through, with any that follow and cannot open markup either.
+      out += release();
+      let j = 1;
+      while (!inFence && cannotOpenAt(held, j)) j++;
+      out += show(held.slice(0, j));
+      held = held.slice(j);
     }
+  };
+
+  /** Text pushed while a stretch is open, kept apart so the stretch is not re-read as it grows. */
+  let arrived: string[] = [];
+  const settle = () => {
+    if (arrived.length) held += arrived.join('');
+    arrived = [];
   };
 
   return {
     push(delta: string) {
-      held += delta;
+      if (closer && closer.decided === OPEN) {
+        // The open stretch reads only what arrived; the held text is joined once it is decided.
+        arrived.push(delta);
+        if (feed(closer, delta) === OPEN) return '';
+      } else arrived.push(delta);
+      settle();
       return drain(false);
     },
     flush() {
+      settle();
       return drain(true);
     },
     takeRetraction() {

@@ -50,6 +50,8 @@ function closeOpen(text: string): string {
   return text + (quote ? '"' : '') + stack.reverse().join('');
 }
 
+const WORD = /[A-Za-z_][\w-]*/y;
+
 /** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
 function strictify(text: string): string {
   let out = '';
@@ -72,11 +74,13 @@ function strictify(text: string): string {
       i = j + 1;
       continue;
     }
-    const word = text.slice(i).match(/^[A-Za-z_][\w-]*/);
+    WORD.lastIndex = i;
+    const word = WORD.exec(text);
     if (word) {
       const w = word[0];
-      const next = text.slice(i + w.length).match(/^\s*:/);
-      out += next ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
+      let k = i + w.length;
+      while (/\s/.test(text[k] ?? '')) k++;
+      out += text[k] === ':' ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
       i += w.length;
       continue;
     }
@@ -120,7 +124,11 @@ export function decodeEntities(text: string): string {
 export function xmlValue(raw: string): Json {
   const cdata = raw.match(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/);
   if (cdata) return cdata[1]!;
-  const value = decodeEntities(raw.replace(/^\n+|\n+$/g, ''));
+  let from = 0;
+  let to = raw.length;
+  while (from < to && raw[from] === '\n') from++;
+  while (to > from && raw[to - 1] === '\n') to--;
+  const value = decodeEntities(raw.slice(from, to));
   const trimmed = value.trim();
   if (/^[[{]/.test(trimmed) && /[\]}]$/.test(trimmed)) {
     try {

@@ -15,21 +15,38 @@ function pythonList(text: string, resolve: ScanContext['resolve']): ParsedCall[]
   return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
 }
 
-/** JSON values back to back from `start` (Llama sometimes writes one object per call). */
-function jsonRun(ctx: ScanContext, start: number): Span | undefined {
+/** JSON values back to back from `start` (Llama sometimes writes one object per call); `close` ends the first. */
+function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | undefined {
   const calls: ParsedCall[] = [];
+  const text = ctx.text;
   let i = start;
   let end = start;
-  while (i < ctx.text.length && (ctx.text[i] === '{' || ctx.text[i] === '[')) {
-    const close = matchBracket(ctx.text, i);
-    const stop = close === -1 ? ctx.text.length : close;
-    const found = callsFromJson(parseLooseJson(ctx.text.slice(i, stop)), ctx.resolve);
+  let close = firstClose;
+  while (i < text.length && (text[i] === '{' || text[i] === '[')) {
+    const stop = close === -1 ? text.length : close;
+    const found = callsFromJson(parseLooseJson(text.slice(i, stop)), ctx.resolve);
     if (!found) break;
     calls.push(...found);
     end = stop;
-    i = stop + (ctx.text.slice(stop).match(/^[\s;,]*/)?.[0].length ?? 0);
+    i = stop;
+    while (i < text.length && /[\s;,]/.test(text[i]!)) i++;
+    close = matchBracket(text, i);
   }
   return calls.length ? { start, end, calls } : undefined;
+}
+
+/** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
+function contentEnd(text: string): number {
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  for (const token of ['<|eot_id|>', '<|eom_id|>']) {
+    if (text.startsWith(token, end - token.length)) {
+      end -= token.length;
+      while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+      break;
+    }
+  }
+  return end;
 }
 
 export const bare: Detector = (ctx) => {
@@ -37,23 +54,25 @@ export const bare: Detector = (ctx) => {
   const first = text.search(/\S/);
   if (first === -1) return [];
   const spans: Span[] = [];
-  // The whole message, or its tail after prose, starting at a line (or sentence) boundary.
-  const starts = [first, ...[...text.matchAll(/(?:\n|[.:!?]\s)\s*(?=[[{])/g)].map((m) => m.index! + m[0].length)];
+  const tailEnd = contentEnd(text);
+  // The whole message, or its tail after prose, starting at a line of its own.
+  const starts = [first, ...[...text.matchAll(/\n[ \t]*(?=[[{])/g)].map((m) => m.index + m[0].length)];
+  // A start inside a value already read is part of that value: read each stretch once.
+  let covered = 0;
   for (const start of starts) {
-    if (ctx.isProtected(start) || spans.some((s) => start < s.end)) continue;
+    if (start < covered || ctx.isProtected(start)) continue;
     const ch = text[start];
     if (ch !== '{' && ch !== '[') continue;
-    const json = jsonRun(ctx, start);
-    const candidate = json ?? (() => {
-      const close = matchBracket(text, start);
-      const stop = close === -1 ? text.length : close;
-      const calls = ch === '[' ? pythonList(text.slice(start, stop), ctx.resolve) : undefined;
-      return calls ? { start, end: stop, calls } : undefined;
-    })();
+    const close = matchBracket(text, start);
+    const stop = close === -1 ? text.length : close;
+    covered = stop;
+    const json = jsonRun(ctx, start, close);
+    const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
+    const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
     if (!candidate) continue;
-    const tail = text.slice(candidate.end).trim();
+    covered = Math.max(covered, candidate.end);
     // Prose may come before a call, but a call followed by more explanation was an example.
-    if (start === first || !tail || /^(<\|eot_id\|>|<\|eom_id\|>)?$/.test(tail)) spans.push(candidate);
+    if (start === first || candidate.end >= tailEnd) spans.push(candidate);
   }
   // A message that is one Python call and nothing else: `read_page()`.
   if (!spans.length) {

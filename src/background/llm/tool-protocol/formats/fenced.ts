@@ -4,11 +4,95 @@
  * leads into it presents it as an example ("for example", "would look like", "the format is"…):
  * a model explaining a call is not making one.
  */
-import { callsFromJson, matchesOf, type Detector, type ParsedCall, type Span } from '../scan';
+import { callsFromJson, type Detector, type ParsedCall, type Span } from '../scan';
 import { parseLooseJson, splitTopLevel } from '../values';
 import { pythonCallOf } from './special-tokens';
 
-export const FENCE = /(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:\n[ \t]*\2[ \t]*(?=\n|$)|$)/g;
+/** A fenced code block: ``` or ~~~ (three or more) at a line's start, to the same marker alone on a line or the end. */
+export interface Fence {
+  /** The newline before the opening line (or 0 at the start of the text). */
+  open: number;
+  /** The opening line's first character. */
+  start: number;
+  /** Just past the closing marker (and the blanks after it), or the end of the text. */
+  end: number;
+  lang: string;
+  /** The opening line's length, from its marker to its end. */
+  lineLength: number;
+  body: string;
+}
+
+const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t';
+const isLangChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45;
+
+/**
+ * Every fenced block, in one pass over the text. The opening line needs a newline after it; the
+ * closing line holds exactly the opening marker between blanks. An unclosed block runs to the end.
+ */
+export function findFences(text: string): Fence[] {
+  const fences: Fence[] = [];
+  const opening = (lineStart: number) => {
+    let i = lineStart;
+    while (isBlank(text[i])) i++;
+    const ch = text[i];
+    if (ch !== '`' && ch !== '~') return undefined;
+    let j = i;
+    while (text[j] === ch) j++;
+    if (j - i < 3) return undefined;
+    const newline = text.indexOf('\n', j);
+    if (newline === -1) return undefined;
+    let k = j;
+    while (isBlank(text[k])) k++;
+    let l = k;
+    while (l < newline && isLangChar(text.charCodeAt(l))) l++;
+    return { marker: text.slice(i, j), lang: text.slice(k, l), lineLength: newline - i, bodyStart: newline + 1 };
+  };
+  /** Just past a closing line that starts after the newline at `q`, or -1. */
+  const closing = (q: number, marker: string) => {
+    let i = q + 1;
+    while (isBlank(text[i])) i++;
+    if (!text.startsWith(marker, i)) return -1;
+    i += marker.length;
+    while (isBlank(text[i])) i++;
+    return i === text.length || text[i] === '\n' ? i : -1;
+  };
+  // Candidates: the start of the text, then every newline.
+  let newlineAt = -1;
+  let atStart = true;
+  while (atStart || newlineAt !== -1) {
+    let open = 0;
+    let found = atStart ? opening(0) : undefined;
+    let start = 0;
+    if (!found && atStart && text[0] === '\n') {
+      found = opening(1);
+      start = 1;
+    } else if (!atStart) {
+      open = newlineAt;
+      start = newlineAt + 1;
+      found = opening(start);
+    }
+    atStart = false;
+    if (!found) {
+      newlineAt = text.indexOf('\n', Math.max(start, newlineAt + 1));
+      continue;
+    }
+    let end = text.length;
+    let bodyEnd = text.length;
+    for (let q = text.indexOf('\n', found.bodyStart); q !== -1; q = text.indexOf('\n', q + 1)) {
+      const close = closing(q, found.marker);
+      if (close !== -1) {
+        end = close;
+        bodyEnd = q;
+        break;
+      }
+    }
+    fences.push({ open, start, end, lang: found.lang, lineLength: found.lineLength, body: text.slice(found.bodyStart, bodyEnd) });
+    newlineAt = end < text.length ? end : -1;
+  }
+  return fences;
+}
+/** The longest opening line of a fence that holds a call. */
+export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
 const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample)\b/i;
 
@@ -18,7 +102,7 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined): 
     const json = callsFromJson(parseLooseJson(trimmed), resolve);
     if (json) return json;
     // Several JSON objects, one per line.
-    const lines = trimmed.split(/\n(?=\s*\{)/);
+    const lines = trimmed.split(/\n(?=[ \t]*\{)/);
     if (lines.length > 1) {
       const calls = lines.map((l) => callsFromJson(parseLooseJson(l), resolve));
       if (calls.every(Boolean)) return calls.flat() as ParsedCall[];
@@ -34,14 +118,14 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined): 
 export const fenced: Detector = (ctx) => {
   const spans: Span[] = [];
   let previousEnd = 0;
-  for (const m of matchesOf(FENCE, ctx.text)) {
-    const start = m.index + m[1]!.length;
-    const end = m.index + m[0].length;
+  for (const fence of ctx.fences) {
+    const { start, end } = fence;
     const lead = ctx.text.slice(Math.max(previousEnd, start - 200), start);
     previousEnd = end;
-    if (!CALL_LANGS.has(m[3]!.toLowerCase())) continue;
+    // A call's fence opens with a short line (the stream filter decides on no more of it).
+    if (!CALL_LANGS.has(fence.lang.toLowerCase()) || fence.lineLength > MAX_CALL_FENCE_LINE) continue;
     if (EXAMPLE_LEAD.test(lead)) continue;
-    const calls = callsInBody(m[4]!, ctx.resolve);
+    const calls = callsInBody(fence.body, ctx.resolve);
     if (calls?.length) spans.push({ start, end, calls });
   }
   return spans;

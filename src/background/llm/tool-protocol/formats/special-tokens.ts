@@ -37,17 +37,21 @@ export const deepseek: Detector = (ctx) => {
 /** Mistral: `[TOOL_CALLS] [{"name":…,"arguments":…}]` or `[TOOL_CALLS]name[ARGS]{…}`. */
 export const mistral: Detector = (ctx) => {
   const spans: Span[] = [];
+  let covered = 0;
   for (const m of matchesOf(/\[TOOL_CALLS\]/g, ctx.text)) {
-    if (ctx.isProtected(m.index)) continue;
+    // A marker inside the stretch the last one read is part of it.
+    if (m.index < covered || ctx.isProtected(m.index)) continue;
     let i = m.index + m[0].length;
     const rest = ctx.text.slice(i);
-    const lead = rest.match(/^\s*/)![0].length;
+    let lead = 0;
+    while (/\s/.test(rest[lead] ?? '')) lead++;
     if (rest[lead] === '[' || rest[lead] === '{') {
       const end = matchBracket(ctx.text, i + lead);
       const stop = end === -1 ? ctx.text.length : end;
       // [TOOL_CALLS] is a special token: always markup. A list cut off at the end gives no calls.
       const calls = end === -1 ? undefined : callsFromJson(parseLooseJson(ctx.text.slice(i + lead, stop)), ctx.resolve);
       spans.push({ start: m.index, end: stop, calls: calls ?? [] });
+      covered = stop;
       continue;
     }
     const named = rest.match(/^\s*([\w.-]+)(?:\[CALL_ID\][\w-]*)?\[ARGS\]\s*/);
@@ -55,6 +59,7 @@ export const mistral: Detector = (ctx) => {
     i += named[0].length;
     const end = ctx.text[i] === '{' ? matchBracket(ctx.text, i) : -1;
     const stop = end === -1 ? ctx.text.length : end;
+    covered = stop;
     const name = ctx.resolve(named[1]!);
     const args = parseLooseJson(ctx.text.slice(i, stop));
     if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end: stop, calls: [{ name, arguments: args }] });
@@ -64,17 +69,48 @@ export const mistral: Detector = (ctx) => {
 
 /** Gemma: `<|tool_call>call:name{key:<|"|>text<|"|>, n:1}<tool_call|>`. */
 export const gemma: Detector = (ctx) => {
+  const text = ctx.text;
   const spans: Span[] = [];
-  for (const m of matchesOf(/<\|tool_call>\s*call:([\w.-]+)\s*(\{[\s\S]*?\})\s*(?:<tool_call\|>|$)/g, ctx.text)) {
-    if (ctx.isProtected(m.index)) continue;
-    const name = ctx.resolve(m[1]!);
+  // The body runs from its `{` to the first `}` that has only blanks and then `<tool_call|>` (or
+  // the end of the text) after it. Those places are found once, so no opener re-reads the text.
+  const ends: number[] = [];
+  for (const m of matchesOf(/<tool_call\|>/g, text)) {
+    const brace = lastBeforeBlanks(text, m.index);
+    if (text[brace] === '}') ends.push(brace);
+  }
+  const last = lastBeforeBlanks(text, text.length);
+  if (text[last] === '}') ends.push(last);
+  let e = 0;
+  let covered = 0;
+  for (const m of matchesOf(/<\|tool_call>/g, text)) {
+    if (m.index < covered || ctx.isProtected(m.index)) continue;
+    const head = /\s*call:([\w.-]+)\s*\{/y;
+    head.lastIndex = m.index + m[0].length;
+    const h = head.exec(text);
+    if (!h) continue;
+    const open = head.lastIndex - 1;
+    while (e < ends.length && ends[e]! <= open) e++;
+    if (e >= ends.length) continue;
+    const close = ends[e]!;
+    let end = close + 1;
+    while (/\s/.test(text[end] ?? '')) end++;
+    if (text.startsWith('<tool_call|>', end)) end += '<tool_call|>'.length;
+    covered = end;
+    const name = ctx.resolve(h[1]!);
     // <|"|> delimits strings; make them JSON strings, then read the rest leniently.
-    const body = m[2]!.replace(/<\|"\|>([\s\S]*?)<\|"\|>/g, (_all, s: string) => JSON.stringify(s));
+    const body = text.slice(open, close + 1).replace(/<\|"\|>([\s\S]*?)<\|"\|>/g, (_all, s: string) => JSON.stringify(s));
     const args = parseLooseJson(body);
-    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end: m.index + m[0].length, calls: [{ name, arguments: args }] });
+    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end, calls: [{ name, arguments: args }] });
   }
   return spans;
 };
+
+/** Index of the last character before `at` that is not whitespace (-1 if none). */
+function lastBeforeBlanks(text: string, at: number): number {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  return i;
+}
 
 /** Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call. */
 export const pythonTag: Detector = (ctx) => {

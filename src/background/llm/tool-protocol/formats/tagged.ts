@@ -1,5 +1,5 @@
 /** Tag-based formats: Hermes/Qwen `<tool_call>`, Qwen3-Coder and Llama `<function=…>`, `<invoke>`. */
-import { callsFromJson, matchesOf, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
+import { callsFromJson, matchesOf, Regions, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { matchBracket, parseLooseJson, xmlValue } from '../values';
 
 /** `<parameter=p>v</parameter>` (Qwen3-Coder) or `<parameter name="p">v</parameter>` (invoke). */
@@ -28,12 +28,18 @@ function functionCall(ctx: ScanContext, body: string): ParsedCall | undefined {
 export const hermes: Detector = (ctx) => {
   const spans: Span[] = [];
   const opens = [...matchesOf(/<tool_call>/gi, ctx.text)].filter((m) => !ctx.isProtected(m.index));
+  const closes = [...matchesOf(/<\/tool_call>/gi, ctx.text)].map((m) => m.index);
+  let c = 0;
   for (const [n, m] of opens.entries()) {
     const from = m.index + m[0].length;
-    const close = ctx.text.slice(from).search(/<\/tool_call>/i);
-    const limit = close === -1 ? opens[n + 1]?.index ?? ctx.text.length : from + close;
+    while (c < closes.length && closes[c]! < from) c++;
+    const close = c < closes.length ? closes[c]! : -1;
+    const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
+    // A body ends at its closing tag, or where the next call opens: each stretch is read once.
+    const closed = close !== -1 && close < nextOpen;
+    const limit = closed ? close : nextOpen;
     const body = ctx.text.slice(from, limit);
-    const end = close === -1 ? limit : limit + '</tool_call>'.length;
+    const end = closed ? limit + '</tool_call>'.length : limit;
     // "<tool_call>" followed by prose is talk about the tag; followed by JSON or <function=…> it is markup.
     if (!/^\s*(?:[{[]|<function=)/i.test(body)) continue;
     let calls: ParsedCall[] | undefined;
@@ -44,7 +50,7 @@ export const hermes: Detector = (ctx) => {
       const brace = body.search(/[{[]/);
       const jsonEnd = matchBracket(body, brace);
       // JSON still open at the very end of the reply was cut off: its values cannot be trusted.
-      const cutOff = jsonEnd === -1 && close === -1 && limit === ctx.text.length;
+      const cutOff = jsonEnd === -1 && !closed && limit === ctx.text.length;
       calls = cutOff ? undefined : callsFromJson(parseLooseJson(body.slice(brace, jsonEnd === -1 ? undefined : jsonEnd)), ctx.resolve);
     }
     // The markup is the model's call attempt either way; an unknown tool or unreadable call leaves no text behind.
@@ -68,17 +74,17 @@ export const functionTag: Detector = (ctx) => {
 export const invoke: Detector = (ctx) => {
   const spans: Span[] = [];
   const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(?:<\/\1>|$)/gi;
-  const claimed: [number, number][] = [];
+  const claimed = new Regions();
   for (const m of matchesOf(wrapper, ctx.text)) {
     if (ctx.isProtected(m.index) || !/<invoke\s/i.test(m[2]!)) continue;
     const calls = invokesIn(ctx, m[2]!);
     if (calls.length) {
       spans.push({ start: m.index, end: m.index + m[0].length, calls });
-      claimed.push([m.index, m.index + m[0].length]);
+      claimed.add(m.index, m.index + m[0].length);
     }
   }
   for (const m of matchesOf(/<invoke\s+name\s*=\s*["'][^"']+["']\s*>[\s\S]*?(?:<\/invoke>|$)/gi, ctx.text)) {
-    if (ctx.isProtected(m.index) || claimed.some(([s, e]) => m.index >= s && m.index < e)) continue;
+    if (ctx.isProtected(m.index) || claimed.contains(m.index)) continue;
     const calls = invokesIn(ctx, m[0]);
     if (calls.length) spans.push({ start: m.index, end: m.index + m[0].length, calls });
   }
