@@ -1,10 +1,52 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import { t } from '../../ui/i18n';
-import { parseMarkdown, type Block, type Inline } from '../lib/markdown';
+import { ChunkSplitter, parseMarkdown, type Block, type Inline } from '../lib/markdown';
 
-/** Renders Markdown as React elements. Text is always text: no HTML from anywhere is injected. */
-export function Markdown({ source }: { source: string }) {
-  return <div className="fa-markdown space-y-2 break-words">{parseMarkdown(source).map(renderBlock)}</div>;
+/**
+ * Renders Markdown as React elements. Text is always text: no HTML from anywhere is injected.
+ * While an answer streams, it is cut into top-level chunks: a finished chunk is parsed once and
+ * not rendered again, and only the chunk still being written is parsed as it grows.
+ */
+export function Markdown({ source, streaming = false }: { source: string; streaming?: boolean }) {
+  return <div className="fa-markdown space-y-2 break-words">{streaming ? <StreamingBlocks source={source} /> : <Blocks source={source} />}</div>;
+}
+
+const Blocks = memo(function Blocks({ source }: { source: string }) {
+  const blocks = useMemo(() => parseMarkdown(source), [source]);
+  return <>{blocks.map(renderBlock)}</>;
+});
+
+/** Past this size, the chunk being written is parsed again only when it has grown by a quarter. */
+const OPEN_CHUNK_REPARSE = 8 * 1024;
+
+function StreamingBlocks({ source }: { source: string }) {
+  const splitter = useRef(new ChunkSplitter());
+  const chunks = splitter.current.split(source);
+  const open = chunks.at(-1)!;
+  return (
+    <>
+      {chunks.slice(0, -1).map((chunk) => (
+        <Blocks key={chunk.start} source={chunk.text} />
+      ))}
+      <OpenChunk key={open.start} source={open.text} />
+    </>
+  );
+}
+
+/** The chunk being written. A long one is parsed at growing steps; what arrived since shows as plain text. */
+function OpenChunk({ source }: { source: string }) {
+  const parsed = useRef<{ source: string; blocks: Block[] } | undefined>(undefined);
+  const last = parsed.current;
+  const fresh = !last || !source.startsWith(last.source) || source.length <= OPEN_CHUNK_REPARSE || source.length >= last.source.length * 1.25;
+  if (fresh) parsed.current = { source, blocks: parseMarkdown(source) };
+  const { blocks, source: seen } = parsed.current!;
+  const rest = source.slice(seen.length);
+  return (
+    <>
+      {blocks.map(renderBlock)}
+      {rest && <p className="whitespace-pre-wrap">{rest}</p>}
+    </>
+  );
 }
 
 function renderInline(node: Inline, key: number): ReactNode {

@@ -94,7 +94,7 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
   return (
     <article data-testid="message-assistant" data-status={message.status} className="mr-2">
       {/* Markdown becomes React elements; nothing a model writes is ever parsed as HTML. */}
-      {message.content && <div data-testid="message-text"><Markdown source={message.content} /></div>}
+      {message.content && <div data-testid="message-text"><Markdown source={message.content} streaming={message.status === 'streaming'} /></div>}
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
       {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}
       {message.status === 'stopped' && <p className="text-xs text-muted">{t('stopped')}</p>}

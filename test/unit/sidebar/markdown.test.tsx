@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { render } from '@testing-library/react';
 import { Markdown } from '../../../src/sidebar/components/Markdown';
-import { parseMarkdown } from '../../../src/sidebar/lib/markdown';
+import { markdownWork, parseMarkdown } from '../../../src/sidebar/lib/markdown';
 
 
 
@@ -63,4 +63,40 @@ test('a code fence still streaming (no closing fence yet) is shown as code', () 
     { type: 'paragraph', children: [{ type: 'text', text: 'Here:' }] },
     { type: 'code', lang: 'python', text: 'print(1)' },
   ]);
+});
+
+describe('a streaming answer', () => {
+  const SECTIONS = Array.from({ length: 60 }, (_, i) => [`## Part ${i}`, '', `Some **text** for part ${i}, with \`code\` and a [link](https://example.com/${i}).`, '', '- one\n- two', '', '```js\nlet x = 1;\n\nlet y = 2;\n```', ''].join('\n')).join('\n');
+
+  const streamInto = (source: string, step: number) => {
+    const view = render(<Markdown source={source.slice(0, step)} streaming />);
+    for (let end = 2 * step; end < source.length + step; end += step) view.rerender(<Markdown source={source.slice(0, end)} streaming />);
+    return view;
+  };
+
+  test('finished blocks are parsed once: the work stays proportional to the answer', () => {
+    const before = markdownWork.chars;
+    streamInto(SECTIONS, 40);
+    const parsed = markdownWork.chars - before;
+    // Parsing the whole answer on every chunk would read it (length / 40) / 2 times over.
+    expect(parsed).toBeLessThan(3 * SECTIONS.length);
+  });
+
+  test('shows the same as the finished answer, code blocks with blank lines included', () => {
+    const streamed = streamInto(SECTIONS, 37).container.innerHTML;
+    const whole = render(<Markdown source={SECTIONS} />).container.innerHTML;
+    expect(streamed).toBe(whole);
+  });
+
+  test('a long paragraph still being written is parsed at growing steps, nothing of it hidden meanwhile', () => {
+    const long = 'word [link](https://example.com) **bold** '.repeat(700);
+    const before = markdownWork.chars;
+    const view = streamInto(long, 256);
+    // Parsing it whole on every chunk would read it about 60 times over.
+    expect(markdownWork.chars - before).toBeLessThan(12 * long.length);
+    // What arrived since the last parse shows as plain text at the end.
+    expect(view.container.textContent!.trimEnd().endsWith(long.trimEnd().slice(-200))).toBe(true);
+    view.rerender(<Markdown source={long} />);
+    expect(view.container.innerHTML).toBe(render(<Markdown source={long} />).container.innerHTML);
+  });
 });
