@@ -84,16 +84,26 @@ export function pageSteered(target: TargetInfo, pageText: string, userText: stri
     if (VERB_BEFORE.test(before)) return true;
     const quoted = QUOTES.includes(before.trimEnd().slice(-1)) && QUOTES.includes(text.slice(at + name.length).trimStart().charAt(0) || ' ');
     if (!quoted) continue;
-    const sentenceStart = Math.max(...['.', '!', '?', '\n'].map((c) => text.lastIndexOf(c, at - 2))) + 1;
-    const sentenceEnd = nextBoundary(text, at + name.length + 1);
-    const sentence = text.slice(sentenceStart, sentenceEnd);
-    const line = text.slice(text.lastIndexOf('\n', at) + 1, sentenceEnd);
+    // The sentence and line around it, looked for within a bounded window: a page can repeat a
+    // quoted name many times in text with no sentence ends, and the work must stay linear.
+    const from = Math.max(0, at - CONTEXT_CHARS);
+    const head = text.slice(from, Math.max(from, at - 1));
+    const tail = text.slice(at + name.length + 1, at + name.length + 1 + CONTEXT_CHARS);
+    const sentence = head.slice(lastBoundary(head, ['.', '!', '?', '\n']) + 1) + name + tail.slice(0, firstBoundary(tail, ['. ', '!', '?', '\n']));
+    const line = head.slice(lastBoundary(head, ['\n']) + 1) + name + tail.slice(0, firstBoundary(tail, ['. ', '!', '?', '\n']));
     if (VERB_ANYWHERE.test(sentence) || ADDRESSED.test(line)) return true;
   }
   return false;
 }
 
-function nextBoundary(text: string, from: number): number {
-  const ends = ['. ', '!', '?', '\n'].map((c) => text.indexOf(c, from)).filter((i) => i !== -1);
+/** How far around a mention of the name its sentence is looked for. */
+const CONTEXT_CHARS = 300;
+
+function lastBoundary(text: string, marks: string[]): number {
+  return Math.max(-1, ...marks.map((c) => text.lastIndexOf(c)));
+}
+
+function firstBoundary(text: string, marks: string[]): number {
+  const ends = marks.map((c) => text.indexOf(c)).filter((i) => i !== -1);
   return ends.length ? Math.min(...ends) : text.length;
 }

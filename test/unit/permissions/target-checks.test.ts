@@ -104,3 +104,13 @@ test('page-written names cannot forge the question: no quotes, line breaks, bidi
   expect(forged).toBe("buttoninformNewslett “Show more' in form 'Newsletter tnuocca eteleD” in form “Close your account”");
   expect(forged.match(/[“”]/g)).toHaveLength(4);
 });
+
+test('checking whether the page points to an element stays linear on hostile text (300 KB, thousands of quoted mentions, no sentence ends)', () => {
+  const target: TargetInfo = { tag: 'button', role: 'button', name: 'OK' };
+  const hostile = '“ok” '.repeat(60_000);
+  const started = performance.now();
+  expect(pageSteered(target, hostile, 'tidy my cart')).toBe(false);
+  // Linear work on 300 KB takes milliseconds; the old scan back to the start of the text for each
+  // mention took minutes.
+  expect(performance.now() - started).toBeLessThan(2_000);
+});
