@@ -39,7 +39,9 @@ export function pageSuppliedValue(facts: Pick<CallFacts, 'args' | 'userText' | '
     if (key === 'reason' || typeof value !== 'string') continue;
     const candidates = key === 'url' ? [hostOf(value) ?? value] : [value];
     for (const candidate of candidates) {
-      const v = candidate.trim().toLowerCase();
+      // A bounded prefix is enough to tell where a value came from, and keeps the search linear
+      // whatever length a model writes.
+      const v = candidate.trim().slice(0, 256).toLowerCase();
       if (v.length >= 4 && page.includes(v) && !user.includes(v)) return candidate;
     }
   }
