@@ -185,7 +185,15 @@ export class ChatService {
         tabId: page?.tabId,
         limits: { stepLimit: session.settings.stepLimit },
       },
-      { router: session.router, tools: this.deps.tools, gate: this.deps.gate, emit: (event) => void recorder.apply(event), now: this.now },
+      {
+        router: session.router,
+        tools: this.deps.tools,
+        gate: this.deps.gate,
+        // A save that fails mid-task is not lost: the conversation stays in memory and the closing
+        // save writes it again (and reports a failure then).
+        emit: (event) => void recorder.apply(event).catch(() => undefined),
+        now: this.now,
+      },
       signal,
     );
     await recorder.finish(closingOf(outcome));
