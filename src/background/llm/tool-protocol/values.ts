@@ -90,10 +90,29 @@ function strictify(text: string): string {
   return out.replace(/,(\s*[}\]])/g, '$1');
 }
 
+/** No call's arguments nest this deep; deeper text is not read as JSON (it only costs time). */
+const MAX_NESTING = 64;
+
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '{' || ch === '[') {
+      if (++depth > limit) return true;
+    } else if (ch === '}' || ch === ']') depth--;
+  }
+  return false;
+}
+
 /** JSON as models write it. Undefined when it cannot be read as JSON at all. */
 export function parseLooseJson(text: string): Json | undefined {
   const trimmed = text.trim();
-  if (!trimmed) return undefined;
+  if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
   for (const attempt of [trimmed, strictify(trimmed), closeOpen(strictify(trimmed))]) {
     try {
       return JSON.parse(attempt) as Json;
