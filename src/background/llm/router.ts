@@ -111,6 +111,7 @@ export class LlmRouter {
     const filter = createToolMarkupFilter(toolNames);
     let content = '';
     let nativeCalls = 0;
+    let nativeChars = 0;
     const policy: RetryPolicy = { ...(this.deps.retry ?? DEFAULT_RETRY) };
     const retries: RouterEvent[] = [];
     policy.onRetry = (error, delayMs, attempt) => retries.push({ type: 'retrying', attempt, delayMs, reason: error.message });
@@ -129,9 +130,7 @@ export class LlmRouter {
           if (filter.takeRetraction()) yield { type: 'text', delta: visible, reset: true };
           else if (visible) yield { type: 'text', delta: visible };
           cap.abort();
-          throw new LlmError('bad_response', `The reply was longer than ${MAX_REPLY_CHARS / 1024} KB, so FoxAgent stopped reading it there.`, {
-            hint: 'Nothing it asked for was done. Ask for a shorter answer, or retry.',
-          });
+          throw replyTooLong();
         }
         content += event.delta;
         const visible = filter.push(event.delta);
@@ -139,6 +138,12 @@ export class LlmRouter {
         else if (visible) yield { type: 'text', delta: visible };
       } else if (event.type === 'tool_call') {
         nativeCalls++;
+        // A native call's arguments are part of the reply: together with the text, within the cap.
+        nativeChars += JSON.stringify(event.call.arguments ?? {}).length;
+        if (content.length + nativeChars > MAX_REPLY_CHARS) {
+          cap.abort();
+          throw replyTooLong();
+        }
         yield event;
       } else if (event.type === 'done') {
         const rest = filter.flush();
@@ -152,6 +157,12 @@ export class LlmRouter {
       }
     }
   }
+}
+
+function replyTooLong(): LlmError {
+  return new LlmError('bad_response', `The reply was longer than ${MAX_REPLY_CHARS / 1024} KB, so FoxAgent stopped reading it there.`, {
+    hint: 'Nothing it asked for was done. Ask for a shorter answer, or retry.',
+  });
 }
 
 function textCalls(content: string, toolNames: string[]): ToolCall[] {

@@ -35,3 +35,18 @@ test('a reply past the cap is cut with a clear error, and the call at its end is
   expect(shown.length).toBeLessThanOrEqual(MAX_REPLY_CHARS);
   expect(shown.startsWith(line)).toBe(true);
 });
+
+test('native calls count towards the cap too: a call with 300 KB of arguments is not run', async () => {
+  server.script({ toolCalls: [{ name: 'fill', arguments: { id: 1, text: 'x'.repeat(300 * 1024) } }] });
+  const world = pageWorld();
+  const run = runAgentLoop(
+    { conversationId: 'c1', model: 'qwen3:4b', mode: 'native', messages: [{ role: 'user', content: 'Fill in the form.' }] },
+    { router: routerFor(server.url, 'ollama'), tools: world.tools, gate: allowAll, emit: () => undefined },
+    new AbortController().signal,
+  );
+  const error = await run.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(LlmError);
+  expect((error as LlmError).message).toMatch(/longer than 256 KB/);
+  expect(world.log).toEqual([]);
+  expect(world.fields[1]).toBe('');
+});
