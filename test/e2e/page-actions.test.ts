@@ -16,17 +16,7 @@ const h = agentHarness({
 const openPage = h.openPage;
 
 /** Sends a task, allows what the agent asks for, and waits until it has finished. */
-async function runTask(task: string): Promise<string[]> {
-  const approver = h.sidebar.allowEverything();
-  try {
-    await h.sidebar.send(task);
-    await h.sidebar.waitForAnswer(/./, 60_000);
-    await h.sidebar.waitForIdle(60_000);
-  } finally {
-    await approver.stop();
-  }
-  return h.sidebar.assistantTexts();
-}
+const runTask = (task: string) => h.sidebar.runTask(task);
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 

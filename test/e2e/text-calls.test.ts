@@ -16,17 +16,7 @@ const h = agentHarness({
 
 const rememberChecked = (page: Page) => page.$eval('#remember', (el) => (el as HTMLInputElement).checked);
 
-async function runTask(task: string): Promise<string[]> {
-  const approver = h.sidebar.allowEverything();
-  try {
-    await h.sidebar.send(task);
-    await h.sidebar.waitForAnswer(/./, 60_000);
-    await h.sidebar.waitForIdle(60_000);
-  } finally {
-    await approver.stop();
-  }
-  return h.sidebar.assistantTexts();
-}
+const runTask = (task: string) => h.sidebar.runTask(task);
 
 test('a call quoted mid-sentence is not run, and its markup stays in the answer', async () => {
   const page = await h.openPage('/login.html');

@@ -138,6 +138,19 @@ export class SidebarDriver {
     };
   }
 
+  /** Sends a task, allows what the agent asks for, waits until it has finished, and gives the answers. */
+  async runTask(task: string): Promise<string[]> {
+    const approver = this.allowEverything();
+    try {
+      await this.send(task);
+      await this.waitForAnswer(/./, 60_000);
+      await this.waitForIdle(60_000);
+    } finally {
+      await approver.stop();
+    }
+    return this.assistantTexts();
+  }
+
   composerValue(): Promise<string> {
     return this.page.$eval('[data-testid="composer"]', (el) => (el as HTMLTextAreaElement).value);
   }

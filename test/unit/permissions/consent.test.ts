@@ -13,7 +13,8 @@ import type { GateScope } from '../../../src/background/agent/permission-gate';
 import type { TargetInfo } from '../../../src/background/permissions/tiers';
 import { createToolRegistry, type ToolDeps } from '../../../src/background/tools';
 import type { TaskState } from '../../../src/background/tools/registry';
-import type { BgToUiEvent, Decision, PermissionRequest } from '../../../src/shared/protocol';
+import type { BgToUiEvent, Decision } from '../../../src/shared/protocol';
+import { answerNext as answerQuestion } from '../../support/answer-next';
 import { MemoryStorage } from '../../support/memory-storage';
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not used in this test')) });
@@ -40,16 +41,7 @@ function setup({ inspect = async () => ({ tag: 'button', role: 'button', name: '
     inspect,
   });
   const requests = () => events.flatMap((e) => (e.type === 'permission/requested' ? [e.request] : []));
-  const answerNext = (decision: Decision) =>
-    new Promise<PermissionRequest>((resolve) => {
-      const poll = setInterval(() => {
-        const [request] = prompter.list();
-        if (!request) return;
-        clearInterval(poll);
-        prompter.answer(request.id, decision as Decision);
-        resolve(request);
-      }, 2);
-    });
+  const answerNext = (decision: Decision) => answerQuestion(prompter, decision);
   return { store, gate, requests, answerNext };
 }
 

@@ -10,7 +10,8 @@ import { PolicyGate } from '../../../src/background/permissions/policy-gate';
 import { PermissionPrompter } from '../../../src/background/permissions/prompter';
 import type { TargetInfo } from '../../../src/background/permissions/tiers';
 import { defineTool, type Risk } from '../../../src/background/tools/registry';
-import type { BgToUiEvent, Decision, PermissionRequest } from '../../../src/shared/protocol';
+import type { BgToUiEvent, Decision } from '../../../src/shared/protocol';
+import { answerNext as answerQuestion } from '../../support/answer-next';
 import { MemoryStorage } from '../../support/memory-storage';
 
 const toolOf = (name: string, risk: Risk) => defineTool({ name, description: name, input: z.object({}), risk, timeoutMs: 1000, run: async () => ({ ok: true, content: '' }) });
@@ -26,17 +27,7 @@ function setup({ origins = { 1: 'https://shop.example', 2: 'https://other.exampl
   const audit = new AuditLog(storage);
   const gate = new PolicyGate({ store, prompter, audit, tab: async (tabId) => (origins[tabId] ? { url: `${origins[tabId]}/`, windowId: 1 } : undefined), inspect: async (_tab, call) => targets[call.args.id as number] });
   const requests = () => events.flatMap((e) => (e.type === 'permission/requested' ? [e.request] : []));
-  /** Answers the next question with `decision`; resolves with the request that was asked. */
-  const answerNext = (decision: Decision) =>
-    new Promise<PermissionRequest>((resolve) => {
-      const poll = setInterval(() => {
-        const [request] = prompter.list();
-        if (!request) return;
-        clearInterval(poll);
-        prompter.answer(request.id, decision);
-        resolve(request);
-      }, 2);
-    });
+  const answerNext = (decision: Decision) => answerQuestion(prompter, decision);
   return { storage, store, audit, gate, requests, answerNext };
 }
 
