@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { runAgentLoop } from '../src/background/agent/loop';
-import type { PermissionGate } from '../src/background/agent/permission-gate';
+import type { PermissionGate } from '../src/background/permissions/gate';
 import { TextModeCache } from '../src/background/llm/capabilities';
 import { LlmRouter } from '../src/background/llm/router';
 import type { ChatEvent, LlmProvider } from '../src/background/llm/types';

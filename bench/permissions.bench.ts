@@ -6,7 +6,7 @@
  * timed apart, on a log already at its 2,000-entry bound.
  */
 import { z } from 'zod';
-import type { GateScope } from '../src/background/agent/permission-gate';
+import type { GateScope } from '../src/background/permissions/gate';
 import { AuditLog, MAX_AUDIT_ENTRIES } from '../src/background/permissions/audit-log';
 import { PolicyStore } from '../src/background/permissions/policies';
 import { PolicyGate } from '../src/background/permissions/policy-gate';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The one test command: typecheck and lint, build, unit tests, then end-to-end tests in real
-// Firefox. It ends with the plain line `N passed, N failed` counting every test that ran.
+// The one test command: typecheck, the boundary lint, build, web-ext lint, unit tests, then
+// end-to-end tests in real Firefox. It ends with the plain line `N passed, N failed` counting every test that ran.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,6 +36,7 @@ function firefoxFound() {
 
 const checks = [
   run('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']),
+  run('boundaries (eslint)', 'npx', ['eslint', 'src']),
   run('build', 'node', ['build.mjs']),
 ];
 checks.push(run('web-ext lint', 'node', ['scripts/lint-extension.mjs']));

@@ -4,7 +4,7 @@ import type { Settings } from '../shared/settings';
 import type { AgentOutcome } from './agent/events';
 import { toLlmHistory } from './agent/history';
 import { runAgentLoop } from './agent/loop';
-import type { PermissionGate } from './agent/permission-gate';
+import type { PermissionGate } from './permissions/gate';
 import { AGENT_PROMPT, BASE_PROMPT, systemPrompt, type PageContext } from './agent/prompts';
 import type { ConversationStore } from './conversations';
 import { classifyIntent } from './intent';

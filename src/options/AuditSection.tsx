@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { auditToCsv, type AuditEntry } from '../shared/permissions';
 import { t } from '../ui/i18n';
-import { download } from '../sidebar/lib/export';
-import { backgroundPort } from '../sidebar/lib/port';
+import { download } from '../ui/download';
+import { backgroundPort } from '../ui/port';
 
 type Filter = { tool: string; origin: string; decision: '' | 'allowed' | 'denied' };
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Policy, PolicyRule } from '../shared/permissions';
 import { t } from '../ui/i18n';
-import { backgroundPort, RequestError } from '../sidebar/lib/port';
+import { backgroundPort, RequestError } from '../ui/port';
 
 const SUBJECTS = ['tier:interact', 'tier:navigate', 'tier:sensitive', 'click', 'fill', 'select_option', 'set_checked', 'press_key', 'scroll', 'hover', 'submit_form', 'navigate', 'open_tab', 'close_tab'];
 const POLICIES: Policy[] = ['allow', 'ask', 'deny'];

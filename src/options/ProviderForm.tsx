@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { ModelInfo } from '../shared/protocol';
 import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, sameServer, type ProviderKind, type Settings } from '../shared/settings';
 import { t } from '../ui/i18n';
-import { backgroundPort, RequestError } from '../sidebar/lib/port';
+import { backgroundPort, RequestError } from '../ui/port';
 import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
 import { KeyRemovalConfirm } from './KeyRemovalConfirm';

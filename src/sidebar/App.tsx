@@ -7,7 +7,7 @@ import { MessageList } from './components/MessageList';
 import { Notice } from './components/Notice';
 import { PermissionDialog } from './components/PermissionDialog';
 import { StatusBar } from './components/StatusBar';
-import { backgroundPort } from './lib/port';
+import { backgroundPort } from '../ui/port';
 import { useChat } from './stores/chat';
 import { useConversations } from './stores/conversations';
 import { usePermissions } from './stores/permissions';

@@ -1,6 +1,6 @@
 /** Real pieces for driving the agent core in Node: providers on the scripted server, a router, tools. */
 import { z } from 'zod';
-import type { PermissionGate } from '../../src/background/agent/permission-gate';
+import type { PermissionGate } from '../../src/background/permissions/gate';
 import { TextModeCache } from '../../src/background/llm/capabilities';
 import { createOllamaProvider } from '../../src/background/llm/providers/ollama';
 import { createOpenAiProvider } from '../../src/background/llm/providers/openai';

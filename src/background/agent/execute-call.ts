@@ -3,7 +3,7 @@ import type { TaskState, ToolRegistry, ToolResult } from '../tools/registry';
 import { truncateResult } from './compaction';
 import type { AgentEvent } from './events';
 import { signatureOf, type DedupWindow } from './guards';
-import type { GateScope, PermissionGate } from './permission-gate';
+import type { GateScope, PermissionGate } from '../permissions/gate';
 
 type ToolEvent = Extract<AgentEvent, { type: 'tool' }>;
 

@@ -1,4 +1,4 @@
-import type { Risk } from '../tools/registry';
+import type { Risk } from '../../shared/permissions';
 import { DEFAULT_POLICY, type Policy, type PolicyStore } from './policies';
 import { describeTarget, destructiveWord, pageSteered } from './target-checks';
 import { tierOf, type TargetInfo } from './tiers';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PolicyRuleSchema, siteOrigin, type Policy, type PolicyRule } from '../../shared/permissions';
-import type { Risk } from '../tools/registry';
+import type { Risk } from '../../shared/permissions';
 
 export { PolicyRuleSchema, PolicySchema, type Policy, type PolicyRule } from '../../shared/permissions';
 

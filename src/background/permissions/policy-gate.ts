@@ -3,7 +3,7 @@
  * touches, the site and the user's rules; what needs the user is asked in the chat; every call
  * is written to the audit log with its decision and outcome.
  */
-import type { CallOutcome, GateCall, GateScope, PermissionGate, Verdict } from '../agent/permission-gate';
+import type { CallOutcome, GateCall, GateScope, PermissionGate, Verdict } from './gate';
 import type { AuditEntry, AuditLog } from './audit-log';
 import { evaluate, type CallFacts, type Evaluation } from './engine';
 import type { PolicyStore } from './policies';

@@ -1,5 +1,5 @@
 import type { TargetInfo } from '../../shared/content-protocol';
-import type { Risk } from '../tools/registry';
+import type { Risk } from '../../shared/permissions';
 
 /** What the page says about the element a call targets (from the page agent's inspection). */
 export type { TargetInfo };

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ConversationSummary } from '../../shared/protocol';
 import { t } from '../../ui/i18n';
-import { conversationToJson, conversationToMarkdown, download, fileNameFor } from '../lib/export';
+import { download } from '../../ui/download';
+import { conversationToJson, conversationToMarkdown, fileNameFor } from '../lib/export';
 import { useChat } from '../stores/chat';
 import { useConversations } from '../stores/conversations';
 

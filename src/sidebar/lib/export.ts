@@ -21,16 +21,6 @@ export function conversationToJson(conversation: Conversation): string {
   return JSON.stringify({ ...conversation, messages }, null, 2);
 }
 
-/** Saves text as a file through a temporary object URL (no HTML is built from the content). */
-export function download(filename: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 export function fileNameFor(conversation: Conversation, extension: string): string {
   const base = (conversation.title || 'conversation').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 50).toLowerCase();
   return `foxagent-${base || 'conversation'}.${extension}`;

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { hasUnfinishedTurn, type Conversation, type UserError } from '../../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../../shared/protocol';
-import { backgroundPort, RequestError, type BackgroundPort } from '../lib/port';
+import { backgroundPort, RequestError, type BackgroundPort } from '../../ui/port';
 
 export interface ChatState {
   conversation: Conversation | undefined;

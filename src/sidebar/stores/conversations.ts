@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ConversationSummary } from '../../shared/protocol';
-import { backgroundPort, type BackgroundPort } from '../lib/port';
+import { backgroundPort, type BackgroundPort } from '../../ui/port';
 import { useChat } from './chat';
 
 interface ConversationsState {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BgToUiEvent, Decision, PermissionRequest } from '../../shared/protocol';
-import { backgroundPort, type BackgroundPort } from '../lib/port';
+import { backgroundPort, type BackgroundPort } from '../../ui/port';
 
 export interface PermissionsState {
   /** Requests waiting for the user, oldest first; the background holds them too. */

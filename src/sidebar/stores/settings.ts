@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ModelInfo, UiReplyMap } from '../../shared/protocol';
 import { withoutKey, type Settings } from '../../shared/settings';
-import { backgroundPort, type BackgroundPort } from '../lib/port';
+import { backgroundPort, type BackgroundPort } from '../../ui/port';
 
 export interface SettingsState {
   settings: Settings | undefined;

@@ -6,7 +6,7 @@ import type { ModelInfo, SerializedError, UiToBgRequest } from '../../../src/sha
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../../../src/shared/settings';
 
 // The real port needs an extension context; the form talks to this fake background instead.
-jest.mock('../../../src/sidebar/lib/port', () => {
+jest.mock('../../../src/ui/port', () => {
   class RequestError extends Error {
     constructor(readonly detail: SerializedError) {
       super(detail.message);
@@ -15,8 +15,8 @@ jest.mock('../../../src/sidebar/lib/port', () => {
   return { RequestError, backgroundPort: { request: jest.fn() } };
 });
 
-type PortModule = typeof import('../../../src/sidebar/lib/port');
-const port = jest.requireMock<PortModule>('../../../src/sidebar/lib/port');
+type PortModule = typeof import('../../../src/ui/port');
+const port = jest.requireMock<PortModule>('../../../src/ui/port');
 let ProviderForm: typeof import('../../../src/options/ProviderForm').ProviderForm;
 
 /** `browser.i18n.getMessage` over the real English catalogue, placeholders included. */

@@ -9,7 +9,7 @@ import { AuditLog } from '../../../src/background/permissions/audit-log';
 import { PolicyStore } from '../../../src/background/permissions/policies';
 import { PolicyGate, type TabFacts } from '../../../src/background/permissions/policy-gate';
 import { PermissionPrompter } from '../../../src/background/permissions/prompter';
-import type { GateScope } from '../../../src/background/agent/permission-gate';
+import type { GateScope } from '../../../src/background/permissions/gate';
 import type { TargetInfo } from '../../../src/background/permissions/tiers';
 import { createToolRegistry, type ToolDeps } from '../../../src/background/tools';
 import type { TaskState } from '../../../src/background/tools/registry';

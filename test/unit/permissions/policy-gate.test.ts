@@ -3,7 +3,7 @@
  * storage: what is asked, what is remembered where, what is escalated, and what is logged.
  */
 import { z } from 'zod';
-import type { GateScope } from '../../../src/background/agent/permission-gate';
+import type { GateScope } from '../../../src/background/permissions/gate';
 import { AuditLog } from '../../../src/background/permissions/audit-log';
 import { PolicyStore } from '../../../src/background/permissions/policies';
 import { PolicyGate } from '../../../src/background/permissions/policy-gate';

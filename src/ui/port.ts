@@ -7,7 +7,7 @@ import {
   type UiReplyMap,
   type UiRequestType,
   type UiToBgRequest,
-} from '../../shared/protocol';
+} from '../shared/protocol';
 
 export class RequestError extends Error {
   constructor(readonly detail: SerializedError) {
