@@ -1,6 +1,10 @@
 // Two projects: fast unit tests (Node or jsdom per file) and end-to-end tests in real Firefox.
 const transform = { '^.+\\.(t|j)sx?$': '<rootDir>/test/support/esbuild-transform.cjs' };
 const transformIgnorePatterns = ['/node_modules/(?!(@mozilla/readability)/)'];
+const { corpusDir } = require('./test/support/corpus.cjs');
+// Suites that read the real-world page corpus beside the project; skipped, with one line saying
+// so, when a clone stands alone (CI requires the corpus).
+const corpusSuites = corpusDir('the real-page reader tests') ? [] : ['<rootDir>/test/unit/dom-reader/readability-pages.test.ts'];
 
 module.exports = {
   projects: [
@@ -8,6 +12,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/unit/**/*.test.ts?(x)'],
+      testPathIgnorePatterns: ['/node_modules/', ...corpusSuites],
       transform,
       transformIgnorePatterns,
     },

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { JSDOM } from 'jsdom';
 import { readPage, renderSnapshotForPrompt } from '../src/content/dom-reader';
-import { fmt, printTable, stats } from './lib';
+import { corpusDir, fmt, printTable, stats } from './lib';
 
 const RUNS = 3;
 const WARMUP = 1;
@@ -64,7 +64,8 @@ function benchPage(name: string, html: string): PageResult {
 const tokens = (chars: number) => Math.round(chars / 4);
 
 function main() {
-  const dir = path.resolve(process.cwd(), '../shared/fixtures/readability-pages');
+  const dir = corpusDir('the page-reader bench');
+  if (!dir) return;
   const names = readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'source.html')))
     .map((e) => e.name)

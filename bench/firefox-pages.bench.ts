@@ -12,11 +12,10 @@ import * as esbuild from 'esbuild';
 import type { Page } from 'puppeteer-core';
 import { startFixtureServer } from '../test/support/fixture-server';
 import { launchFirefox, type FoxAgentBrowser } from '../test/support/firefox';
-import { fmt, printTable, stats } from './lib';
+import { corpusDir, fmt, printTable, stats } from './lib';
 
 // The bench runs from the project root (bundled elsewhere, so not relative to this file).
 const DIST_DIR = path.resolve(process.cwd(), 'dist');
-const PAGES_DIR = path.resolve(process.cwd(), '../shared/fixtures/readability-pages');
 const READ_RUNS = 3;
 const LOAD_PAGES = 25;
 /** Each phase stops starting new pages after this long (the bench should take about 2.5 minutes). */
@@ -89,6 +88,8 @@ async function loadTime(page: Page, url: string): Promise<number> {
 const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${fmt(Math.abs(ms))}`;
 
 async function main() {
+  const PAGES_DIR = corpusDir('the real-Firefox page bench');
+  if (!PAGES_DIR) return;
   if (!existsSync(path.join(DIST_DIR, 'manifest.json'))) throw new Error('Build first: npm run build');
   const names = readdirSync(PAGES_DIR).filter((n) => existsSync(path.join(PAGES_DIR, n, 'source.html'))).sort();
   const site = await startFixtureServer({ dir: PAGES_DIR });

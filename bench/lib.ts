@@ -1,5 +1,7 @@
 /** Timing helpers for `npm run bench`: medians and p95 over many runs, printed as a table. */
 import { performance } from 'node:perf_hooks';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 
 export interface Stats {
   runs: number;
@@ -41,4 +43,17 @@ export function printTable(title: string, rows: Record<string, string | number>[
   console.log(line(columns));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) console.log(line(columns.map((c) => String(row[c]))));
+}
+
+/**
+ * The real-world page corpus beside the project (benches run from the project root), or undefined
+ * after one clear line when a clone stands alone; with FOXAGENT_REQUIRE_CORPUS=1 its absence is an error.
+ */
+export function corpusDir(what: string): string | undefined {
+  const dir = path.resolve(process.cwd(), '../shared/fixtures/readability-pages');
+  if (existsSync(dir)) return dir;
+  const line = `The real-world page corpus (../shared/fixtures/readability-pages beside the project) is missing, so ${what} cannot run. Check it out beside the project to run it.`;
+  if (process.env.FOXAGENT_REQUIRE_CORPUS === '1') throw new Error(line);
+  console.warn(`⚠ ${line}`);
+  return undefined;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { readPage, renderSnapshotForPrompt } from '../../../src/content/dom-reader';
 
-const PAGES = path.resolve(__dirname, '../../../../shared/fixtures/readability-pages');
+const { CORPUS_DIR: PAGES } = require('../../support/corpus.cjs') as { CORPUS_DIR: string };
 const names = readdirSync(PAGES).filter((n) => existsSync(path.join(PAGES, n, 'source.html'))).sort();
 
 const normalise = (s: string) =>
