@@ -27,7 +27,7 @@ export default [
   { files: ['src/shared/**'], rules: rule({ patterns: [NOT_SHARED] }) },
   { files: ['src/background/permissions/**'], rules: rule({ patterns: [AGENT], paths: [NO_BROWSER] }) },
   {
-    files: ['src/background/{agent,llm,orchestrator}/**', 'src/background/tools/registry.ts', 'src/background/{intent,chat-service,conversations}.ts'],
+    files: ['src/background/{agent,llm,orchestrator,runs}/**', 'src/background/tools/registry.ts', 'src/background/{intent,chat-service,conversations}.ts'],
     rules: rule({ paths: [NO_BROWSER] }),
   },
 ];

@@ -62,6 +62,9 @@ export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('chat/stop'), conversationId: z.string() }),
+  /** The runs under way (sidebar turns now; workflow steps, voice and bridge tasks later), and stopping one. */
+  z.object({ type: z.literal('runs/list') }),
+  z.object({ type: z.literal('runs/stop'), runId: z.string() }),
   z.object({ type: z.literal('chat/retry'), conversationId: z.string() }),
   /** Replaces a user message with new text, drops everything after it, and answers again. */
   z.object({ type: z.literal('chat/edit'), conversationId: z.string(), messageId: z.string(), text: z.string().min(1).max(100_000) }),
@@ -100,10 +103,20 @@ export const ModelInfoSchema = z.object({
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 
+export const RunInfoSchema = z.object({
+  id: z.string(),
+  origin: z.enum(['sidebar', 'workflow_step', 'voice', 'bridge', 'procedure']),
+  conversationId: z.string(),
+  startedAt: z.number(),
+});
+export type RunInfo = z.infer<typeof RunInfoSchema>;
+
 /** What each request answers with. The compiler checks handlers against this map. */
 export interface UiReplyMap {
   'chat/send': { messageId: string };
   'chat/stop': { stopped: boolean };
+  'runs/list': RunInfo[];
+  'runs/stop': { stopped: boolean };
   'chat/retry': { messageId: string };
   'chat/edit': { messageId: string };
   'conversation/get': z.infer<typeof ConversationSchema>;

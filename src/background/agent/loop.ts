@@ -35,6 +35,8 @@ export interface AgentTask {
   /** System prompt, earlier conversation and the user's request. */
   messages: LlmMessage[];
   tabId?: number;
+  /** The run's permission scope (its tabs); a fresh one on `tabId` when not given. */
+  scope?: TaskState;
   limits?: Partial<AgentLimits>;
 }
 
@@ -56,7 +58,7 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   const callDeps: CallDeps = { ...deps, dedup, limits };
   const caps = await deps.router.describe(task.model);
   let emptyReplies = 0;
-  const state: TaskState = { tabId: task.tabId, startTabId: task.tabId, openedTabs: new Set() };
+  const state: TaskState = task.scope ?? { tabId: task.tabId, startTabId: task.tabId, openedTabs: new Set() };
   // The user's words and the untrusted words (pages, tool results) of this task, for the gate.
   const context = () => {
     const text = (roles: string[]) => task.messages.filter((m) => roles.includes(m.role)).map((m) => m.content).join('\n');

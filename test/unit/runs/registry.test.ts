@@ -1,0 +1,56 @@
+/**
+ * Runs are first-class: started, listed and stopped through one registry, from several sources
+ * at once, each with its own signal and permission scope; one run at a time per conversation.
+ */
+import { RunConflict, RunRegistry } from '../../../src/background/runs/registry';
+import { routeTurn } from '../../../src/background/runs/turn-router';
+
+/** Work that ends when its run is stopped, and says how it ended. */
+const untilStopped = (ended: string[]) => (run: { id: string; signal: AbortSignal }) =>
+  new Promise<void>((resolve) => run.signal.addEventListener('abort', () => (ended.push(run.id), resolve()), { once: true }));
+
+test('runs from two sources at once are listed with their origins; stopping one leaves the other running', async () => {
+  const runs = new RunRegistry(() => 1000);
+  const ended: string[] = [];
+  const chat = runs.start({ origin: 'sidebar', conversationId: 'conv-a' }, untilStopped(ended));
+  const voice = runs.start({ origin: 'voice', conversationId: 'conv-b', budget: { steps: 3 } }, untilStopped(ended));
+  expect(runs.list()).toEqual([
+    { id: chat.id, origin: 'sidebar', conversationId: 'conv-a', startedAt: 1000 },
+    { id: voice.id, origin: 'voice', conversationId: 'conv-b', startedAt: 1000 },
+  ]);
+  expect(voice.budget).toEqual({ steps: 3 });
+  expect(chat.scope).not.toBe(voice.scope);
+
+  expect(runs.stop(voice.id)).toBe(true);
+  await new Promise((r) => setTimeout(r, 0));
+  expect(ended).toEqual([voice.id]);
+  expect(voice.signal.aborted).toBe(true);
+  expect(chat.signal.aborted).toBe(false);
+  expect(runs.list().map((r) => r.id)).toEqual([chat.id]);
+
+  expect(runs.stopConversation('conv-a')).toBe(true);
+  await new Promise((r) => setTimeout(r, 0));
+  expect(runs.list()).toEqual([]);
+  expect(runs.stop(chat.id)).toBe(false);
+});
+
+test('a conversation has one run at a time; it is free again once its run ends, even by failing', async () => {
+  const runs = new RunRegistry();
+  let finish!: () => void;
+  runs.start({ origin: 'sidebar', conversationId: 'conv-a' }, () => new Promise<void>((r) => (finish = r)));
+  expect(() => runs.open({ origin: 'voice', conversationId: 'conv-a' })).toThrow(RunConflict);
+  expect(runs.busy('conv-a')).toBe(true);
+  finish();
+  await new Promise((r) => setTimeout(r, 0));
+  expect(runs.busy('conv-a')).toBe(false);
+  runs.start({ origin: 'procedure', conversationId: 'conv-a' }, async () => {
+    throw new Error('the work failed');
+  });
+  await new Promise((r) => setTimeout(r, 0));
+  expect(runs.busy('conv-a')).toBe(false);
+});
+
+test('the turn router sends actions to the agent loop and everything else to one answer', () => {
+  expect(routeTurn({ kind: 'action', reason: '', by: 'rules' })).toBe('agent');
+  for (const kind of ['question', 'summarize', 'chat', 'follow_up'] as const) expect(routeTurn({ kind, reason: '', by: 'rules' })).toBe('answer');
+});
