@@ -74,7 +74,12 @@ browser.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && changes.settings) void applySettings();
 });
 browser.tabs.onUpdated.addListener((tabId, change) => {
-  if (change.url || change.status === 'loading') reader.invalidate(tabId);
+  if (!change.url && change.status !== 'loading') return;
+  reader.invalidate(tabId);
+  agent.onDocumentChange(tabId);
 });
-browser.tabs.onRemoved.addListener((tabId) => reader.invalidate(tabId));
+browser.tabs.onRemoved.addListener((tabId) => {
+  reader.invalidate(tabId);
+  agent.forget(tabId);
+});
 void applySettings();

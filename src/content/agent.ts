@@ -4,7 +4,7 @@
  * and an action is carried out only if all of these, and the element itself, are still the ones
  * the permission engine judged and the user approved. Pure DOM code (also run under jsdom).
  */
-import { PAGE_AGENT_VERSION, type ContentRequest, type ElementRef, type PageAction, type TargetInfo } from '../shared/content-protocol';
+import { PAGE_AGENT_VERSION, type ContentReplyMap, type ContentRequest, type ContentRequestType, type ElementRef, type PageAction, type TargetInfo } from '../shared/content-protocol';
 import { readPage, renderSnapshotForPrompt } from './dom-reader';
 import { ElementRegistry } from './element-registry';
 import { ActionError, click, fill, hover, pressKey, scroll, selectOption, setChecked, submit, waitFor, type ActionOutcome } from './page-actions';
@@ -12,7 +12,10 @@ import { focusedElement, inspectTarget, sameTarget } from './target';
 import { highlight } from './visual-highlighter';
 
 export interface PageAgent {
-  handle(request: ContentRequest): Promise<unknown>;
+  /** The answer to one request, of the shape `ContentReplyMap` gives for its type. */
+  handle(request: ContentRequest): Promise<ContentReplyMap[ContentRequestType]>;
+  /** This document's token, sent with every reply so the background notices a replaced document. */
+  readonly doc: string;
 }
 
 const READ_AGAIN = 'read it again';
@@ -62,24 +65,27 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
   }
 
   return {
+    get doc() {
+      return registry.docToken;
+    },
     async handle(request) {
       switch (request.type) {
         case 'page/ping':
-          return { version: PAGE_AGENT_VERSION, mutations: mutations(), url: doc.URL, doc: registry.docToken, snapshot: registry.nonce };
+          return { version: PAGE_AGENT_VERSION, mutations: mutations(), url: doc.URL, doc: registry.docToken, snapshot: registry.nonce } satisfies ContentReplyMap['page/ping'];
         case 'page/inspect': {
           const ref: ElementRef = { snapshot: request.snapshot, doc: registry.docToken, origin: origin() };
           checkPage(ref, request.id !== undefined);
           const el = targetOf(request.snapshot, request.id, request.key !== undefined);
-          return { ref, target: el ? inspectTarget(el, request.key) : undefined };
+          return { ref, target: el ? inspectTarget(el, request.key) : undefined } satisfies ContentReplyMap['page/inspect'];
         }
         case 'page/read': {
           const snapshot = readPage(doc, { ...request.options, register: (nodes) => registry.issue(nodes) });
-          return { snapshot, rendered: renderSnapshotForPrompt(snapshot), mutations: mutations() };
+          return { snapshot, rendered: renderSnapshotForPrompt(snapshot), mutations: mutations() } satisfies ContentReplyMap['page/read'];
         }
         case 'page/act':
-          return { ...act(request.act, request.expect), url: doc.URL };
+          return { ...act(request.act, request.expect), url: doc.URL } satisfies ContentReplyMap['page/act'];
         case 'page/wait':
-          return waitFor(doc, { text: request.text, selector: request.selector, timeoutMs: request.timeoutMs });
+          return (await waitFor(doc, { text: request.text, selector: request.selector, timeoutMs: request.timeoutMs })) satisfies ContentReplyMap['page/wait'];
       }
     },
   };

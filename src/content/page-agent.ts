@@ -25,8 +25,9 @@ function install(): void {
     const parsed = ContentRequestSchema.safeParse(message);
     if (!parsed.success) return undefined;
     return agent.handle(parsed.data).then(
-      (value): ContentReply => ({ value }),
+      (value): ContentReply => ({ doc: agent.doc, value }),
       (error: unknown): ContentReply => ({
+        doc: agent.doc,
         error: { code: error instanceof ActionError ? error.code : 'page_error', message: error instanceof Error ? error.message : String(error) },
       }),
     );

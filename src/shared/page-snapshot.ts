@@ -1,34 +1,35 @@
 /** A page as FoxAgent reads it: the shape the page agent returns and the background checks. */
-import { z } from 'zod';
+/** Written with zod/mini: the page agent's protocol names it, and that code is injected into pages. */
+import * as z from 'zod/mini';
 
 export const PageElementSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   role: z.string(),
   name: z.string(),
   tag: z.string(),
-  type: z.string().optional(),
-  value: z.string().optional(),
-  checked: z.boolean().optional(),
-  options: z.array(z.string()).optional(),
-  disabled: z.boolean().optional(),
-  required: z.boolean().optional(),
-  href: z.string().optional(),
+  type: z.optional(z.string()),
+  value: z.optional(z.string()),
+  checked: z.optional(z.boolean()),
+  options: z.optional(z.array(z.string())),
+  disabled: z.optional(z.boolean()),
+  required: z.optional(z.boolean()),
+  href: z.optional(z.string()),
   inView: z.boolean(),
   /** Where it lives when not in the main document: "iframe: <src>" or "shadow". */
-  frame: z.string().optional(),
+  frame: z.optional(z.string()),
 });
 export type PageElement = z.infer<typeof PageElementSchema>;
 
 export const ProductSchema = z.object({
-  name: z.string().optional(),
-  price: z.string().optional(),
-  currency: z.string().optional(),
-  availability: z.string().optional(),
-  rating: z.string().optional(),
-  reviewCount: z.string().optional(),
-  brand: z.string().optional(),
-  sku: z.string().optional(),
-  image: z.string().optional(),
+  name: z.optional(z.string()),
+  price: z.optional(z.string()),
+  currency: z.optional(z.string()),
+  availability: z.optional(z.string()),
+  rating: z.optional(z.string()),
+  reviewCount: z.optional(z.string()),
+  brand: z.optional(z.string()),
+  sku: z.optional(z.string()),
+  image: z.optional(z.string()),
   source: z.enum(['json-ld', 'microdata', 'opengraph']),
 });
 export type Product = z.infer<typeof ProductSchema>;
@@ -36,17 +37,17 @@ export type Product = z.infer<typeof ProductSchema>;
 export const PageSnapshotSchema = z.object({
   url: z.string(),
   title: z.string(),
-  lang: z.string().optional(),
-  description: z.string().optional(),
-  siteName: z.string().optional(),
+  lang: z.optional(z.string()),
+  description: z.optional(z.string()),
+  siteName: z.optional(z.string()),
   text: z.string(),
-  product: ProductSchema.optional(),
+  product: z.optional(ProductSchema),
   elements: z.array(PageElementSchema),
   frames: z.array(z.object({ src: z.string(), sameOrigin: z.boolean() })),
   truncated: z.object({
     text: z.boolean(),
     elements: z.boolean(),
-    nextOffset: z.number().optional(),
+    nextOffset: z.optional(z.number()),
     totalTextChars: z.number(),
     totalElements: z.number(),
   }),
@@ -54,7 +55,7 @@ export const PageSnapshotSchema = z.object({
    * The snapshot's random id: its element ids are valid only with it, and only while it is the
    * page's latest snapshot. Absent when the read listed no elements.
    */
-  nonce: z.string().optional(),
+  nonce: z.optional(z.string()),
   /** How the text was obtained: the article extractor, or a walk of the visible page. */
   source: z.enum(['readability', 'visible-text', 'region']),
 });

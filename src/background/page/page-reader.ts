@@ -24,14 +24,14 @@ export class PageReader {
   async read(tabId: number | undefined, options: ReadOptions = {}, scope?: string): Promise<ReadResult> {
     if (tabId === undefined) throw new PageError('no_tab', 'There is no page open to work on.');
     const optionsKey = JSON.stringify(options);
-    const state = await this.agent.request<{ mutations: number; url: string; snapshot?: string }>(tabId, { type: 'page/ping' });
+    const state = await this.agent.request(tabId, { type: 'page/ping' });
     const cached = this.cache.fresh(tabId, state.url, optionsKey, state.mutations);
     // A snapshot's element ids are valid only while it is the page's latest: an older one is read afresh.
     if (cached && (cached.snapshot.nonce === undefined || cached.snapshot.nonce === state.snapshot)) {
       if (scope !== undefined) this.cache.remember(cached, scope);
       return { snapshot: cached.snapshot, rendered: cached.rendered, fromCache: true };
     }
-    const read = await this.agent.request<{ snapshot: PageSnapshot; rendered: string; mutations: number }>(tabId, { type: 'page/read', options });
+    const read = await this.agent.request(tabId, { type: 'page/read', options });
     this.cache.put({ tabId, url: read.snapshot.url, mutations: read.mutations, optionsKey, snapshot: read.snapshot, rendered: read.rendered, readAt: this.now() }, scope);
     return { snapshot: read.snapshot, rendered: read.rendered, fromCache: false };
   }

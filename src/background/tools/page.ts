@@ -148,7 +148,7 @@ export function createPageTools(deps: PageToolDeps) {
       run: async ({ text, selector, timeout_s }, ctx) => {
         if (!text && !selector) return { ok: false, content: 'Give the text or the selector to wait for.' };
         try {
-          const done = await deps.agent.request<{ message: string }>(tabOf(ctx), { type: 'page/wait', text, selector, timeoutMs: (timeout_s ?? 10) * 1000 });
+          const done = await deps.agent.request(tabOf(ctx), { type: 'page/wait', text, selector, timeoutMs: (timeout_s ?? 10) * 1000 });
           return { ok: true, content: done.message };
         } catch (error) {
           return pageFailure(error);

@@ -26,7 +26,7 @@ const ref = { snapshot: 'nonce-2', doc: 'doc-1', origin: 'https://shop.example' 
 const target = { tag: 'button', role: 'button', name: 'Show more' };
 
 test('the inspection uses the latest snapshot read, and the action carries what was inspected', async () => {
-  const { tabs, sent } = fakeTabs({ 'page/read': { snapshot: { nonce: 'nonce-2' } }, 'page/inspect': { ref, target }, 'page/act': { message: 'Clicked.', url: 'https://shop.example/' } });
+  const { tabs, sent } = fakeTabs({ 'page/read': { snapshot: { url: 'https://shop.example/', title: '', text: '', elements: [], frames: [], truncated: { text: false, elements: false, totalTextChars: 0, totalElements: 0 }, nonce: 'nonce-2', source: 'visible-text' }, rendered: '', mutations: 0 }, 'page/inspect': { ref, target }, 'page/act': { message: 'Clicked.', url: 'https://shop.example/' } });
   const agent = new TabAgent(tabs);
   await agent.request(7, { type: 'page/read', options: {} });
   const args = { id: 3 };
