@@ -1,9 +1,10 @@
 /**
  * Background → page agent requests, and the one reply envelope they answer with. Written with
- * zod/mini: the page agent is injected into pages, so its validation code must stay small.
+ * zod/mini: the page agent is injected into pages, so its validation code must stay small. The
+ * reply schemas, which only the background uses, are in `content-replies.ts`, so they stay out of
+ * the page agent's bundle.
  */
 import * as z from 'zod/mini';
-import { PageSnapshotSchema } from './page-snapshot';
 
 export const PageActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('click'), id: z.number() }),
@@ -78,49 +79,19 @@ export type ContentRequest = z.infer<typeof ContentRequestSchema>;
 
 export type ContentRequestType = ContentRequest['type'];
 
-/* ---- Replies: one schema per request, parsed by the background (a reply comes from a page's process). ---- */
+/** What each request is answered with; the schemas that check it are in `content-replies.ts`. */
+export type { ContentReplyMap } from './content-replies';
 
-export const PingReplySchema = z.object({
-  version: z.number(),
-  mutations: z.number(),
-  url: z.string(),
-  doc: z.string(),
-  snapshot: z.optional(z.string()),
-});
-export const InspectReplySchema = z.object({ ref: ElementRefSchema, target: z.optional(TargetInfoSchema) });
-export const ReadReplySchema = z.object({ snapshot: PageSnapshotSchema, rendered: z.string(), mutations: z.number() });
-export const ActReplySchema = z.object({ message: z.string(), url: z.string() });
-export const WaitReplySchema = z.object({ message: z.string() });
-
-/** What each request is answered with: the caller's type follows from the request. */
-export interface ContentReplyMap {
-  'page/ping': z.infer<typeof PingReplySchema>;
-  'page/inspect': z.infer<typeof InspectReplySchema>;
-  'page/read': z.infer<typeof ReadReplySchema>;
-  'page/act': z.infer<typeof ActReplySchema>;
-  'page/wait': z.infer<typeof WaitReplySchema>;
+export interface ContentError {
+  code: string;
+  message: string;
 }
-
-export const ContentReplySchemas: { [K in ContentRequestType]: z.ZodMiniType<ContentReplyMap[K]> } = {
-  'page/ping': PingReplySchema,
-  'page/inspect': InspectReplySchema,
-  'page/read': ReadReplySchema,
-  'page/act': ActReplySchema,
-  'page/wait': WaitReplySchema,
-};
-
-export const ContentErrorSchema = z.object({ code: z.string(), message: z.string() });
-export type ContentError = z.infer<typeof ContentErrorSchema>;
 
 /**
  * The one reply envelope: a value or an error, and the token of the document that answered, so
  * the background notices a replaced document without asking.
  */
-export const ContentReplySchema = z.union([
-  z.object({ doc: z.optional(z.string()), error: ContentErrorSchema }),
-  z.object({ doc: z.optional(z.string()), value: z.unknown() }),
-]);
-export type ContentReply = z.infer<typeof ContentReplySchema>;
+export type ContentReply = { doc?: string; value: unknown } | { doc?: string; error: ContentError };
 
 /** The page agent announces itself with this marker, so it is injected once per document. */
 export const PAGE_AGENT_VERSION = 4;

@@ -1,15 +1,5 @@
-import {
-  ContentReplySchema,
-  ContentReplySchemas,
-  PAGE_AGENT_VERSION,
-  PingReplySchema,
-  type ContentReplyMap,
-  type ContentRequest,
-  type ContentRequestType,
-  type ElementRef,
-  type PageAction,
-  type TargetInfo,
-} from '../../shared/content-protocol';
+import { PAGE_AGENT_VERSION, type ContentReplyMap, type ContentRequest, type ContentRequestType, type ElementRef, type PageAction, type TargetInfo } from '../../shared/content-protocol';
+import { ContentReplySchema, ContentReplySchemas, PingReplySchema } from '../../shared/content-replies';
 import { restrictionOf } from './restricted';
 
 /** The few tab APIs the page layer needs; `browser.tabs` provides them. */
