@@ -12,6 +12,7 @@
  * and the user's own words do not contain that name. The element list's own lines
  * (`[12] button "Claim prize"` at the start of a line) are not references.
  */
+import { INVISIBLE_CHARS } from '../../shared/invisible';
 import type { TargetInfo } from './tiers';
 
 /**
@@ -19,10 +20,12 @@ import type { TargetInfo } from './tiers';
  * early, no line breaks, and no invisible or bidirectional controls that would reorder what the
  * user reads; then clipped.
  */
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'g');
+
 export const clip = (s: string, n = 60) => {
   const plain = s
     .replace(/\s+/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
+    .replace(INVISIBLE, '')
     .replace(/[“”"„‟«»]/g, "'")
     .trim();
   return plain.length > n ? `${plain.slice(0, n - 1)}…` : plain;

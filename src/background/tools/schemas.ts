@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INVISIBLE_CHARS } from '../../shared/invisible';
 
 /** Models write booleans as true, "true", "yes", 1…; `z.coerce.boolean` would read "false" as true. */
 export const looseBoolean = z.preprocess((value) => {
@@ -21,7 +22,16 @@ export const elementId = z.preprocess(
  * Characters a URL may be wrapped in that the browser ignores but a naive parser does not:
  * whitespace of every kind (including no-break and zero-width spaces), controls, BOM, bidi marks.
  */
-const URL_PADDING = /^[\s\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+|[\s\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+$/g;
+const PADDING = new RegExp(`[\\s${INVISIBLE_CHARS}]`);
+
+/** `text` without padding at either end; walks in from both ends (linear on any input). */
+function trimPadding(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && PADDING.test(text[start]!)) start++;
+  while (end > start && PADDING.test(text[end - 1]!)) end--;
+  return text.slice(start, end);
+}
 
 /**
  * A web address as it will load: trimmed, `https://` added where the scheme is missing, parsed,
@@ -29,7 +39,7 @@ const URL_PADDING = /^[\s\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u2
  * so what is judged is exactly what loads. Only http and https pages can be opened.
  */
 export function normalizeWebUrl(raw: string): { ok: true; url: string } | { ok: false; error: string } {
-  const text = raw.replace(URL_PADDING, '');
+  const text = trimPadding(raw);
   // `host:port/…` has no scheme; `name:` followed by anything else does.
   const hasScheme = /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(text);
   if (!hasScheme && text.startsWith('/') && !text.startsWith('//')) {

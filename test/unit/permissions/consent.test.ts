@@ -217,3 +217,10 @@ describe('a link or form that leads to another site is a navigation there', () =
     expect(await decide(gate, 'click', { id: 4 }, newTask())).toEqual({ allowed: true, by: 'policy' });
   });
 });
+
+test('normalising a URL stays linear on a 300 KB run of spaces inside it', () => {
+  const started = performance.now();
+  const checked = registry.validate({ id: 'c', name: 'navigate', arguments: { url: `https://shop.example/${' '.repeat(300_000)}x` } });
+  expect(checked.ok).toBe(true);
+  expect(performance.now() - started).toBeLessThan(2_000);
+});
