@@ -17,18 +17,9 @@ const h = agentHarness({
 
 /** The same server under another name: another origin to the browser. */
 const otherOrigin = () => h.site.url.replace('127.0.0.1', 'localhost');
+const question = (tool: string) => h.sidebar.readQuestion(tool);
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 
-/** The question shown for `tool`: why it asks and what exactly it acts on. */
-async function question(tool: string) {
-  const dialog = SidebarDriver.question(tool);
-  await h.sidebar.page.waitForSelector(dialog, { timeout: 20_000 });
-  return {
-    why: await h.sidebar.page.$eval(`${dialog} [data-testid="permission-why"]`, (el) => el.textContent ?? ''),
-    target: await h.sidebar.page.$eval(dialog, (el) => el.querySelector('[data-testid="permission-target"]')?.textContent ?? ''),
-    canAllowTask: Boolean(await h.sidebar.page.$(`${dialog} [data-testid="allow-task"]`)),
-  };
-}
 
 /** The URLs of every open tab, as the browser has them. */
 const tabUrls = () => h.sidebar.page.evaluate(async () => (await browser.tabs.query({})).map((t) => t.url ?? ''));

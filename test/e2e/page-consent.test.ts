@@ -41,15 +41,9 @@ function request<T>(body: UiToBgRequest): Promise<T> {
 
 /** The permission question waiting for `tool`: what the dialog shows, and the request itself. */
 async function question(tool: string) {
-  const dialog = SidebarDriver.question(tool);
-  await h.sidebar.page.waitForSelector(`${dialog} [data-testid="allow-once"]`, { timeout: 20_000 });
+  const shown = await h.sidebar.readQuestion(tool);
   const [pending] = (await request<PermissionRequest[]>({ type: 'permission/pending' })).filter((r) => r.tool === tool);
-  return {
-    request: pending!,
-    why: await h.sidebar.page.$eval(`${dialog} [data-testid="permission-why"]`, (el) => el.textContent ?? ''),
-    risk: await h.sidebar.page.$eval(dialog, (el) => el.getAttribute('data-risk') ?? ''),
-    canAlways: Boolean(await h.sidebar.page.$(`${dialog} [data-testid="allow-always"]`)),
-  };
+  return { request: pending!, ...shown };
 }
 
 /** What the model was sent last: the latest tool results are at its end. */

@@ -15,20 +15,11 @@ const h = agentHarness({
   provider: { kind: 'ollama', model: 'qwen2.5:3b' },
 });
 const openPage = h.openPage;
+const question = (tool: string) => h.sidebar.readQuestion(tool);
 
 /** The same server under another name: another origin to the browser. */
 const otherOrigin = () => h.site.url.replace('127.0.0.1', 'localhost');
 
-/** The permission question shown for `tool`, with its buttons. */
-async function question(tool: string) {
-  const dialog = SidebarDriver.question(tool);
-  await h.sidebar.page.waitForSelector(`${dialog} [data-testid="allow-once"]`, { timeout: 20_000 });
-  return {
-    why: await h.sidebar.page.$eval(`${dialog} [data-testid="permission-why"]`, (el) => el.textContent ?? ''),
-    reason: await h.sidebar.page.$eval(dialog, (el) => el.querySelector('[data-testid="permission-reason"]')?.textContent ?? ''),
-    canAlways: Boolean(await h.sidebar.page.$(`${dialog} [data-testid="allow-always"]`)),
-  };
-}
 
 const waitingCount = () => h.sidebar.page.$$eval('[data-testid="permission-dialog"], [data-testid="tool-row"][data-status="waiting_permission"]', (els) => els.length);
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');

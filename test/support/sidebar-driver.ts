@@ -100,6 +100,23 @@ export class SidebarDriver {
     return `[data-testid="permission-dialog"][data-tool="${tool}"]`;
   }
 
+  /** Waits for the question about `tool` and reads what it shows the user. */
+  async readQuestion(tool: string): Promise<{ why: string; reason: string; target: string; risk: string; canAlways: boolean; canAllowTask: boolean }> {
+    const dialog = SidebarDriver.question(tool);
+    await this.page.waitForSelector(`${dialog} [data-testid="allow-once"]`, { timeout: 20_000 });
+    return this.page.$eval(dialog, (el) => {
+      const text = (id: string) => el.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
+      return {
+        why: text('permission-why'),
+        reason: text('permission-reason'),
+        target: text('permission-target'),
+        risk: el.getAttribute('data-risk') ?? '',
+        canAlways: Boolean(el.querySelector('[data-testid="allow-always"]')),
+        canAllowTask: Boolean(el.querySelector('[data-testid="allow-task"]')),
+      };
+    });
+  }
+
   /**
    * Answers the permission request shown for `tool`, once its buttons take clicks (a new question
    * ignores them for a moment, as a person's stray key presses must not answer it).
