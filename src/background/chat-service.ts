@@ -36,6 +36,8 @@ export class ChatService {
   constructor(private readonly deps: ChatServiceDeps) {
     this.now = deps.now ?? Date.now;
     this.runs = deps.runs ?? new RunRegistry(this.now);
+    // Every open sidebar keeps the list of runs: which chats are working, and what Stop stops.
+    this.runs.subscribe((runs) => deps.emit({ type: 'runs/changed', runs }));
     this.turns = new TurnRunner({ emit: deps.emit, session: deps.session, tools: deps.tools, gate: deps.gate, page: deps.page, now: this.now });
   }
 

@@ -45,7 +45,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'chat/send': (r) => deps.chat.send(r.conversationId, r.text),
     'chat/retry': (r) => deps.chat.retry(r.conversationId),
     'chat/edit': (r) => deps.chat.edit(r.conversationId, r.messageId, r.text),
-    'chat/stop': async (r) => ({ stopped: deps.chat.stop(r.conversationId) }),
     'runs/list': async () => deps.chat.runs.list(),
     'runs/stop': async (r) => ({ stopped: deps.chat.runs.stop(r.runId) }),
     'conversation/get': async (r) => (r.conversationId && (await deps.conversations.open(r.conversationId))) || deps.conversations.active(),

@@ -61,8 +61,10 @@ export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 
 export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000) }),
-  z.object({ type: z.literal('chat/stop'), conversationId: z.string() }),
-  /** The runs under way (sidebar turns now; workflow steps, voice and bridge tasks later), and stopping one. */
+  /**
+   * The runs under way (sidebar turns now; workflow steps, voice and bridge tasks later), and
+   * stopping one: the sidebar's Stop goes through here too.
+   */
   z.object({ type: z.literal('runs/list') }),
   z.object({ type: z.literal('runs/stop'), runId: z.string() }),
   z.object({ type: z.literal('chat/retry'), conversationId: z.string() }),
@@ -114,7 +116,6 @@ export type RunInfo = z.infer<typeof RunInfoSchema>;
 /** What each request answers with. The compiler checks handlers against this map. */
 export interface UiReplyMap {
   'chat/send': { messageId: string };
-  'chat/stop': { stopped: boolean };
   'runs/list': RunInfo[];
   'runs/stop': { stopped: boolean };
   'chat/retry': { messageId: string };
@@ -154,6 +155,8 @@ export const BgToUiEventSchema = z.discriminatedUnion('type', [
     reset: z.boolean().optional(),
   }),
   z.object({ type: z.literal('agent/status'), status: AgentStatusSchema }),
+  /** The whole list of runs, each time one starts or ends. */
+  z.object({ type: z.literal('runs/changed'), runs: z.array(RunInfoSchema) }),
   z.object({ type: z.literal('permission/requested'), request: PermissionRequestSchema }),
   z.object({ type: z.literal('permission/resolved'), id: z.string() }),
   z.object({

@@ -11,23 +11,29 @@ import { backgroundPort } from '../ui/port';
 import { useChat } from './stores/chat';
 import { useConversations } from './stores/conversations';
 import { usePermissions } from './stores/permissions';
+import { useRuns } from './stores/runs';
 
 export function App() {
   const { load, apply, newChat, notice } = useChat();
   const toggleChats = useConversations((s) => s.toggle);
   const applyPermission = usePermissions((s) => s.apply);
   const loadPermissions = usePermissions((s) => s.load);
+  const applyRuns = useRuns((s) => s.apply);
+  const loadRuns = useRuns((s) => s.load);
 
   useEffect(() => {
     const unsubscribe = backgroundPort.onEvent((event) => {
       apply(event);
       applyPermission(event);
+      applyRuns(event);
     });
     void load();
     // A question asked while the sidebar was closed is waiting here when it opens again.
     void loadPermissions();
+    // Work started in another window, or before the sidebar opened, shows as running.
+    void loadRuns().catch(() => undefined);
     return unsubscribe;
-  }, [load, apply, applyPermission, loadPermissions]);
+  }, [load, apply, applyPermission, loadPermissions, applyRuns, loadRuns]);
 
   return (
     <div className="flex h-full flex-col">

@@ -109,6 +109,28 @@ test('Stop during a task ends it: the waiting question goes away and nothing is 
   expect(h.llm.chatRequests().length).toBeLessThanOrEqual(2);
 });
 
+test('a chat left working shows so in the chats list, and its Stop there stops that chat’s answer, not the open one', async () => {
+  h.llm.script({ text: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 30 });
+  await h.sidebar.send('Tell me a long story');
+  await h.sidebar.waitForAnswer(/word word word/);
+  await h.sidebar.newChat();
+  await h.sidebar.press('[data-testid="toggle-chats"]');
+  const working = await h.sidebar.page.waitForSelector('[data-testid="conversation-item"]:has([data-testid="conversation-working"])');
+  expect(await working!.evaluate((el) => el.textContent)).toContain('Tell me a long story');
+  const requestsBefore = h.llm.chatRequests().length;
+  await working!.$eval('[data-testid="conversation-stop"]', (el) => (el as HTMLElement).click());
+  await waitFor(async () => !(await h.sidebar.page.$('[data-testid="conversation-working"]')), { what: 'the working marker to go', timeoutMs: 5_000 });
+  // The stopped chat kept what was written and says it stopped; nothing more was asked of the model.
+  await h.sidebar.page.$$eval('[data-testid="conversation-item"]', (items) =>
+    (items.find((item) => item.textContent?.includes('Tell me a long story'))?.querySelector('button') as HTMLElement).click(),
+  );
+  await h.sidebar.waitForAnswer(/word word/);
+  const [kept] = await h.sidebar.assistantTexts();
+  expect(kept!.length).toBeLessThan('word '.repeat(400).trim().length);
+  expect(await text(h.sidebar.page, '[data-testid="message-assistant"]')).toContain('Stopped.');
+  expect(h.llm.chatRequests().length).toBe(requestsBefore);
+});
+
 test('a message edited and resent replaces the old turn, and the model sees only the new text', async () => {
   h.llm.script({ text: 'Paris.' }, { text: 'Madrid.' });
   await h.sidebar.send('What is the capital of France?');

@@ -51,6 +51,7 @@ export class RunConflict extends Error {
 
 export class RunRegistry {
   private readonly runs = new Map<string, { run: Run; controller: AbortController }>();
+  private readonly listeners = new Set<(runs: RunInfo[]) => void>();
   private count = 0;
 
   constructor(
@@ -74,6 +75,7 @@ export class RunRegistry {
       sink: spec.sink,
     };
     this.runs.set(run.id, { run: run as Run, controller });
+    this.changed();
     return run;
   }
 
@@ -87,7 +89,7 @@ export class RunRegistry {
   }
 
   close(id: string): void {
-    this.runs.delete(id);
+    if (this.runs.delete(id)) this.changed();
   }
 
   /** Stops a run: its signal aborts (the model request, the running tool, a waiting question). */
@@ -114,5 +116,17 @@ export class RunRegistry {
 
   list(): RunInfo[] {
     return [...this.runs.values()].map(({ run }) => ({ id: run.id, origin: run.origin, conversationId: run.conversationId, startedAt: run.startedAt }));
+  }
+
+  /** Calls `listener` with the whole list each time a run starts or ends; returns the unsubscribe. */
+  subscribe(listener: (runs: RunInfo[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    if (!this.listeners.size) return;
+    const runs = this.list();
+    for (const listener of this.listeners) listener(runs);
   }
 }

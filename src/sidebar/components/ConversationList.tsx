@@ -5,11 +5,13 @@ import { download } from '../../ui/download';
 import { conversationToJson, conversationToMarkdown, fileNameFor } from '../lib/export';
 import { useChat } from '../stores/chat';
 import { useConversations } from '../stores/conversations';
+import { useRuns } from '../stores/runs';
 
 /** The chats drawer: search, switch, rename, delete, and export of the open chat. */
 export function ConversationList() {
   const { open, query, items, search, switchTo } = useConversations();
   const conversation = useChat((s) => s.conversation);
+  const runs = useRuns((s) => s.runs);
   if (!open) return null;
   return (
     <section aria-label={t('conversationsLabel')} data-testid="conversation-list" className="max-h-[60%] overflow-y-auto border-b border-line bg-surface p-2 text-sm">
@@ -33,7 +35,7 @@ export function ConversationList() {
       )}
       <ul className="space-y-1">
         {items.map((item) => (
-          <Item key={item.id} item={item} current={item.id === conversation?.id} onOpen={() => void switchTo(item.id)} />
+          <Item key={item.id} item={item} current={item.id === conversation?.id} working={runs.some((run) => run.conversationId === item.id)} onOpen={() => void switchTo(item.id)} />
         ))}
         {!items.length && <li className="text-muted">{t('noConversations')}</li>}
       </ul>
@@ -41,8 +43,9 @@ export function ConversationList() {
   );
 }
 
-function Item({ item, current, onOpen }: { item: ConversationSummary; current: boolean; onOpen: () => void }) {
+function Item({ item, current, working, onOpen }: { item: ConversationSummary; current: boolean; working: boolean; onOpen: () => void }) {
   const { rename, remove } = useConversations();
+  const stopConversation = useRuns((s) => s.stopConversation);
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(item.title);
   const label = item.title || t('untitled');
@@ -66,6 +69,12 @@ function Item({ item, current, onOpen }: { item: ConversationSummary; current: b
       <button type="button" className="flex-1 truncate py-1 text-left" aria-current={current} onClick={onOpen}>
         {label}
       </button>
+      {working && (
+        <>
+          <span data-testid="conversation-working" className="text-xs text-accent">{t('chatWorking')}</span>
+          <button type="button" data-testid="conversation-stop" aria-label={t('stopChat', label)} title={t('stopChat', label)} className="px-1 text-muted" onClick={() => void stopConversation(item.id)}>■</button>
+        </>
+      )}
       <button type="button" aria-label={t('renameConversation')} title={t('renameConversation')} className="px-1 text-muted" onClick={() => setEditing(true)}>✎</button>
       <button type="button" aria-label={t('deleteConversation')} title={t('deleteConversation')} className="px-1 text-muted" onClick={() => void remove(item.id)}>🗑</button>
     </li>

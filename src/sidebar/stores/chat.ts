@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { hasUnfinishedTurn, type Conversation, type UserError } from '../../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../../shared/protocol';
 import { backgroundPort, RequestError, type BackgroundPort } from '../../ui/port';
+import { useRuns } from './runs';
 
 export interface ChatState {
   conversation: Conversation | undefined;
@@ -83,7 +84,7 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
 
       async stop() {
         const conversation = get().conversation;
-        if (conversation) await port.request({ type: 'chat/stop', conversationId: conversation.id }).catch(() => undefined);
+        if (conversation) await useRuns.getState().stopConversation(conversation.id).catch(() => undefined);
       },
 
       async retry() {
@@ -115,7 +116,8 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
             return;
           case 'permission/requested':
           case 'permission/resolved':
-            // The permissions store keeps those.
+          case 'runs/changed':
+            // The permissions and runs stores keep those.
             return;
           case 'chat/error':
             // Usually the failed answer carries the error and the chat shows it there. When it

@@ -54,3 +54,19 @@ test('the turn router sends actions to the agent loop and everything else to one
   expect(routeTurn({ kind: 'action', reason: '', by: 'rules' })).toBe('agent');
   for (const kind of ['question', 'summarize', 'chat', 'follow_up'] as const) expect(routeTurn({ kind, reason: '', by: 'rules' })).toBe('answer');
 });
+
+test('subscribers hear the whole list each time a run starts or ends, and not after unsubscribing', async () => {
+  const runs = new RunRegistry(() => 5);
+  const heard: string[][] = [];
+  const unsubscribe = runs.subscribe((list) => heard.push(list.map((r) => `${r.origin}:${r.conversationId}`)));
+  let finish!: () => void;
+  runs.start({ origin: 'sidebar', conversationId: 'conv-a' }, () => new Promise<void>((r) => (finish = r)));
+  const voice = runs.open({ origin: 'voice', conversationId: 'conv-b' });
+  finish();
+  await new Promise((r) => setTimeout(r, 0));
+  expect(heard).toEqual([['sidebar:conv-a'], ['sidebar:conv-a', 'voice:conv-b'], ['voice:conv-b']]);
+  unsubscribe();
+  runs.close(voice.id);
+  runs.close(voice.id);
+  expect(heard).toHaveLength(3);
+});

@@ -33,7 +33,8 @@ beforeEach(() => {
     'models/list': () => [{ id: 'qwen2.5:3b', tools: true }, { id: 'phi3:mini', tools: false }],
     'tools/list': () => [{ name: 'read_page', risk: 'read' }, { name: 'click', risk: 'interact' }, { name: 'navigate', risk: 'navigate' }],
     'chat/send': () => ({ messageId: 'a1' }),
-    'chat/stop': () => ({ stopped: true }),
+    'runs/list': () => [],
+    'runs/stop': () => ({ stopped: true }),
     'chat/edit': () => ({ messageId: 'a2' }),
     'permission/answer': () => ({ accepted: true }),
   };
@@ -70,8 +71,18 @@ describe('streaming and Stop', () => {
     expect(screen.getByTestId('message-assistant').textContent).toContain('Clean answer.');
     expect(screen.getByTestId('message-assistant').textContent).not.toContain('three items');
 
+    // Stop goes through the run registry: it stops the run working on this chat, not another's.
+    act(() =>
+      background.emit({
+        type: 'runs/changed',
+        runs: [
+          { id: 'run-other', origin: 'voice', conversationId: 'c2', startedAt: 1 },
+          { id: 'run-1', origin: 'sidebar', conversationId: 'c1', startedAt: 1 },
+        ],
+      }),
+    );
     fireEvent.click(screen.getByTestId('stop'));
-    await waitFor(() => expect(background.sent('chat/stop')).toEqual([{ type: 'chat/stop', conversationId: 'c1' }]));
+    await waitFor(() => expect(background.sent('runs/stop')).toEqual([{ type: 'runs/stop', runId: 'run-1' }]));
     act(() => background.emit({ type: 'conversation/updated', conversation: conversation([user('u1', 'Summarise'), { ...assistant('a1', 'Clean answer.'), status: 'stopped' as never }]) }));
     expect(screen.getByTestId('send')).toBeTruthy();
     expect(screen.getByText('Stopped.')).toBeTruthy();
@@ -82,6 +93,25 @@ describe('streaming and Stop', () => {
     await renderApp();
     act(() => background.emit({ type: 'chat/delta', conversationId: 'other', messageId: 'a1', delta: ' intruder' }));
     expect(screen.getByTestId('message-assistant').textContent).not.toContain('intruder');
+  });
+});
+
+describe('runs in the chats list', () => {
+  test('a chat working in the background (here started by voice) shows as working, and its own Stop stops that run', async () => {
+    background.handlers['runs/list'] = () => [{ id: 'run-v', origin: 'voice', conversationId: 'c2', startedAt: 1 }];
+    background.handlers['conversation/list'] = () => [
+      { id: 'c1', title: 'Open chat', updatedAt: 2, messageCount: 0 },
+      { id: 'c2', title: 'Kettles', updatedAt: 1, messageCount: 2 },
+    ];
+    await renderApp();
+    fireEvent.click(screen.getByTestId('toggle-chats'));
+    const items = await screen.findAllByTestId('conversation-item');
+    expect(items.map((item) => Boolean(within(item).queryByTestId('conversation-working')))).toEqual([false, true]);
+    fireEvent.click(within(items[1]!).getByRole('button', { name: 'Stop the work in “Kettles”' }));
+    await waitFor(() => expect(background.sent('runs/stop')).toEqual([{ type: 'runs/stop', runId: 'run-v' }]));
+    // When the run ends the background says so, and the marker goes.
+    act(() => background.emit({ type: 'runs/changed', runs: [] }));
+    expect(screen.queryByTestId('conversation-working')).toBeNull();
   });
 });
 
