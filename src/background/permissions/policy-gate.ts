@@ -43,6 +43,8 @@ export interface TabFacts {
 }
 
 const NAVIGATING = new Set(['navigate', 'open_tab']);
+/** Tools that act on no tab of their own: the rest act on the task's tab (switch_tab on the tab it names). */
+const TABLESS = new Set(['done', 'ask_user', 'list_tabs', 'open_tab', 'recall_page']);
 /** A destination the gate cannot read is judged as another site (fail closed). */
 const UNREADABLE = 'an address FoxAgent cannot read';
 
@@ -154,6 +156,7 @@ export class PolicyGate implements PermissionGate {
     const here = await this.tabFacts(scope.tabId);
     const origin = originOfUrl(here?.url) ?? 'unknown';
     const place = await this.placeOf(tool, args, here);
+    place.refusal ??= outsideRun(tool.name, args, scope);
     // An element that cannot be inspected is not acted on (the page layer refuses it too), so the
     // user is not asked about it: the model hears why at once.
     let target: TargetInfo | undefined;
@@ -227,6 +230,20 @@ export class PolicyGate implements PermissionGate {
     }
     return known;
   }
+}
+
+/**
+ * A run given its tabs (a plan's step, an outside client's task) acts on those and on tabs it
+ * opened, nowhere else: a call on another tab is refused before any rule or question.
+ */
+function outsideRun(tool: string, args: Record<string, unknown>, scope: GateScope): string | undefined {
+  const task = scope.task;
+  const allowed = task?.allowedTabs;
+  if (!task || !allowed || TABLESS.has(tool)) return undefined;
+  const tabId = tool === 'switch_tab' ? args.tab_id : scope.tabId;
+  if (typeof tabId === 'number' && (allowed.has(tabId) || task.openedTabs.has(tabId))) return undefined;
+  const may = [...allowed, ...task.openedTabs].map((id) => `tab_id=${id}`).join(', ');
+  return `tab_id=${String(tabId)} is not one of the tabs this task may work in (${may || 'none'})`;
 }
 
 /** The same action on the same site: the tool and its arguments, without the model's stated reason. */

@@ -71,7 +71,7 @@ export class RunRegistry {
       budget: spec.budget ?? {},
       startedAt: this.now(),
       signal: controller.signal,
-      scope: { openedTabs: new Set() },
+      scope: { openedTabs: new Set(), ...(spec.tabs ? { allowedTabs: new Set(spec.tabs) } : {}) },
       sink: spec.sink,
     };
     this.runs.set(run.id, { run: run as Run, controller });

@@ -15,6 +15,11 @@ export interface TaskState {
   openedTabs: Set<number>;
   /** For each tab this task opened, the tab it was working in before: where closing it returns. */
   openedFrom?: Map<number, number>;
+  /**
+   * The tabs a run was given to work in (a plan's step, a task from an outside client), besides
+   * those it opens itself; undefined: any tab of the window, as for a sidebar chat.
+   */
+  allowedTabs?: ReadonlySet<number>;
 }
 
 export interface ToolContext {

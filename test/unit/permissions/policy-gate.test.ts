@@ -156,3 +156,24 @@ test('an action the user refused is refused again without asking in that task, n
   await later;
   expect(requests()).toHaveLength(3);
 });
+
+test('a run given its tabs acts there and in tabs it opened, and nowhere else, without asking to', async () => {
+  const { gate, requests, answerNext } = setup({ origins: { 1: 'https://shop.example', 2: 'https://other.example', 3: 'https://mail.example', 7: 'https://shop.example' } });
+  const switchTab = defineTool({ name: 'switch_tab', description: '', input: z.object({}), risk: 'navigate', timeoutMs: 1000, run: async () => ({ ok: true, content: '' }) });
+  const switchTo = (tab_id: number) => ({ tool: switchTab, args: { tab_id }, call: { id: `c${++n}`, name: 'switch_tab', arguments: { tab_id } } });
+  const planStep = { startTabId: 1, openedTabs: new Set<number>(), allowedTabs: new Set([1, 2]) };
+  const inStep = (tabId: number) => scope({ tabId, task: planStep });
+
+  expect(await decide(gate, callOf('read_page', {}), inStep(1))).toEqual({ allowed: true, by: 'policy' });
+  expect(await decide(gate, callOf('read_page', {}), inStep(3))).toEqual({ allowed: false, by: 'policy', reason: 'tab_id=3 is not one of the tabs this task may work in (tab_id=1, tab_id=2)' });
+  expect(await decide(gate, switchTo(3), inStep(1))).toMatchObject({ allowed: false, by: 'policy', reason: expect.stringContaining('tab_id=3 is not one of the tabs') });
+  // A tab the run opened itself is its own; a tab it was given still passes the rules as usual.
+  planStep.openedTabs.add(7);
+  expect(await decide(gate, callOf('read_page', {}), inStep(7))).toEqual({ allowed: true, by: 'policy' });
+  expect(requests()).toHaveLength(0);
+  const asked = answerNext('reject_once');
+  expect(await decide(gate, switchTo(2), inStep(1))).toMatchObject({ allowed: false, by: 'user' });
+  expect(await asked).toMatchObject({ tool: 'switch_tab' });
+  // A sidebar chat's task names no tabs: every tab of the window is open to the usual rules.
+  expect(await decide(gate, callOf('read_page', {}), scope({ tabId: 3 }))).toEqual({ allowed: true, by: 'policy' });
+});

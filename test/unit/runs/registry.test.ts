@@ -70,3 +70,9 @@ test('subscribers hear the whole list each time a run starts or ends, and not af
   runs.close(voice.id);
   expect(heard).toHaveLength(3);
 });
+
+test('a run given tabs carries them in its permission scope; a run given none may use any tab', () => {
+  const runs = new RunRegistry();
+  expect([...(runs.open({ origin: 'workflow_step', conversationId: 'plan', tabs: [4, 9] }).scope.allowedTabs ?? [])]).toEqual([4, 9]);
+  expect(runs.open({ origin: 'sidebar', conversationId: 'chat' }).scope.allowedTabs).toBeUndefined();
+});
