@@ -160,7 +160,7 @@ test('an action the user refused is refused again without asking in that task, n
 test('a run given its tabs acts there and in tabs it opened, and nowhere else, without asking to', async () => {
   const { gate, requests, answerNext } = setup({ origins: { 1: 'https://shop.example', 2: 'https://other.example', 3: 'https://mail.example', 7: 'https://shop.example' } });
   const switchTab = defineTool({ name: 'switch_tab', description: '', input: z.object({}), risk: 'navigate', timeoutMs: 1000, run: async () => ({ ok: true, content: '' }) });
-  const switchTo = (tab_id: number) => ({ tool: switchTab, args: { tab_id }, call: { id: `c${++n}`, name: 'switch_tab', arguments: { tab_id } } });
+  const switchTo = (tab_id: number) => ({ tool: switchTab, args: { tab_id }, call: { id: `c${++n}`, name: 'switch_tab', arguments: { tab_id } } }) as unknown as ReturnType<typeof callOf>;
   const planStep = { startTabId: 1, openedTabs: new Set<number>(), allowedTabs: new Set([1, 2]) };
   const inStep = (tabId: number) => scope({ tabId, task: planStep });
 
