@@ -1,4 +1,4 @@
-import { titleFrom, newId, type Conversation, type UserMessage } from '../shared/conversation';
+import { titleFrom, newId, type Conversation, type PageFocus, type UserMessage } from '../shared/conversation';
 import type { BgToUiEvent } from '../shared/protocol';
 import type { ConversationStore } from './conversations';
 import { LlmError } from './llm/errors';
@@ -45,10 +45,10 @@ export class ChatService {
     return this.runs.busy(conversationId);
   }
 
-  /** `origin`: where the message came from (typed in the sidebar, spoken…). */
-  async send(conversationId: string, text: string, origin: RunOrigin = 'sidebar'): Promise<{ messageId: string }> {
+  /** `origin`: where the message came from (typed in the sidebar, spoken…); `focus`: where on a long page to read. */
+  async send(conversationId: string, text: string, origin: RunOrigin = 'sidebar', focus?: PageFocus): Promise<{ messageId: string }> {
     const conversation = await this.idle(conversationId);
-    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now() };
+    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now(), ...(focus ? { focus } : {}) };
     await this.start(conversation, message, origin, () => {
       conversation.messages.push(message);
       if (!conversation.title) conversation.title = titleFrom(text);

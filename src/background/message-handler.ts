@@ -42,7 +42,7 @@ function settingsFor(from: RequestContext, settings: Settings): Settings {
 /** One handler per request type; the compiler flags a request type without one. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
-    'chat/send': (r) => deps.chat.send(r.conversationId, r.text),
+    'chat/send': (r) => deps.chat.send(r.conversationId, r.text, 'sidebar', r.focus),
     'chat/retry': (r) => deps.chat.retry(r.conversationId),
     'chat/edit': (r) => deps.chat.edit(r.conversationId, r.messageId, r.text),
     'runs/list': async () => deps.chat.runs.list(),

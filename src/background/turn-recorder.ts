@@ -1,4 +1,4 @@
-import { newId, type AssistantMessage, type Conversation, type ToolMessage, type UserError } from '../shared/conversation';
+import { newId, type AssistantMessage, type Conversation, type PageCoverage, type ToolMessage, type UserError } from '../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../shared/protocol';
 import type { AgentEvent } from './agent/events';
 import type { ConversationStore } from './conversations';
@@ -31,6 +31,18 @@ export class TurnRecorder {
   setModel(model: string): void {
     this.model = model;
     if (this.current) this.current.model = model;
+  }
+
+  /** How much of a long page the answer was given. */
+  setPage(coverage: PageCoverage): void {
+    const message = this.current ?? this.openAssistant();
+    message.page = coverage;
+  }
+
+  /** Work before the answer, in steps (the parts of a long page being read): shown in the status bar. */
+  progress(step: number, of: number): void {
+    Object.assign(this.status, { step, stepLimit: of, lastAction: 'read_page' });
+    this.emitStatus();
   }
 
   hasText(): boolean {

@@ -80,7 +80,7 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
         }
         case 'page/read': {
           const snapshot = readPage(doc, { ...request.options, register: (nodes) => registry.issue(nodes) });
-          return { snapshot, rendered: renderSnapshotForPrompt(snapshot), mutations: mutations() } satisfies ContentReplyMap['page/read'];
+          return { snapshot, rendered: renderSnapshotForPrompt(snapshot, { header: request.options.header }), mutations: mutations() } satisfies ContentReplyMap['page/read'];
         }
         case 'page/act':
           return { ...act(request.act, request.expect), url: doc.URL } satisfies ContentReplyMap['page/act'];

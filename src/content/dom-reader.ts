@@ -4,7 +4,7 @@
  * DOM code: it runs in the page agent and under jsdom.
  */
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
-import type { PageSnapshot } from '../shared/page-snapshot';
+import { MAX_FRAMES_LISTED, snapshotFacts, type PageSnapshot } from '../shared/page-snapshot';
 import { describeElement, indexInteractive } from './reader/interactive';
 import { renderMarkdown } from './reader/markdown';
 import { readProduct } from './reader/product';
@@ -28,7 +28,6 @@ export interface ReadOptions {
 /** Pages bigger than this skip the article extractor: cloning them costs more than it gives. */
 const READABILITY_MAX_ELEMENTS = 15_000;
 /** Frames from other sites listed by URL at most; the rest are counted. */
-const MAX_FRAMES_LISTED = 5;
 
 function metaContent(doc: Document, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -127,20 +126,9 @@ function safeQuery(doc: Document, selector: string): Element | undefined {
   }
 }
 
-/** The snapshot as the model reads it: header, text, then one element per line. */
-export function renderSnapshotForPrompt(s: PageSnapshot): string {
-  const lines = [`# ${s.title || '(untitled page)'}`, `URL: ${s.url}`];
-  if (s.lang) lines.push(`Language: ${s.lang}`);
-  if (s.product) {
-    const p = s.product;
-    const facts = [p.name, p.price && `${p.price}${p.currency ? ` ${p.currency}` : ''}`, p.availability, p.rating && `rated ${p.rating}${p.reviewCount ? ` (${p.reviewCount} reviews)` : ''}`, p.brand && `brand ${p.brand}`];
-    lines.push(`Product: ${facts.filter(Boolean).join(' — ')}`);
-  }
-  if (s.frames.length) {
-    const listed = s.frames.slice(0, MAX_FRAMES_LISTED).map((f) => (f.src.length > 100 ? `${f.src.slice(0, 99)}…` : f.src));
-    const more = s.frames.length > listed.length ? ` and ${s.frames.length - listed.length} more` : '';
-    lines.push(`Frames from other sites (not readable): ${listed.join(', ')}${more}`);
-  }
+/** The snapshot as the model reads it: header (title and URL unless `header` is false), text, then one element per line. */
+export function renderSnapshotForPrompt(s: PageSnapshot, { header = true } = {}): string {
+  const lines = [...(header ? [`# ${s.title || '(untitled page)'}`, `URL: ${s.url}`] : []), ...snapshotFacts(s)];
   lines.push('', s.text || '(No readable text.)');
   if (s.truncated.nextOffset !== undefined) {
     lines.push(`\n[Text cut at character ${s.truncated.nextOffset} of ${s.truncated.totalTextChars}. Call read_page with offset=${s.truncated.nextOffset} for the next part, or region=<CSS selector> for one part.]`);

@@ -59,6 +59,8 @@ export const ReadOptionsSchema = z.object({
   offset: z.optional(z.number()),
   region: z.optional(z.string()),
   includeInteractive: z.optional(z.boolean()),
+  /** false: the render leaves out the title and URL lines (the prompt states them already). */
+  header: z.optional(z.boolean()),
 });
 export type ReadOptions = z.infer<typeof ReadOptionsSchema>;
 

@@ -25,7 +25,27 @@ export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
 
 const base = { id: z.string(), createdAt: z.number() };
 
-export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), content: z.string(), intent: IntentSchema.optional() });
+/**
+ * Where on a long page a message asks the reader to look: from a section on (`from`, a section
+ * index: "Read on" from the first section not yet sent), or the section under a heading ("Pick a section").
+ */
+export const PageFocusSchema = z.object({ from: z.number().int().min(0).optional(), heading: z.string().max(500).optional() });
+export type PageFocus = z.infer<typeof PageFocusSchema>;
+
+export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), content: z.string(), intent: IntentSchema.optional(), focus: PageFocusSchema.optional() });
+
+/** How much of the page an answer was given: shown as "read 34% of this page", with Read on and Pick a section. */
+export const PageCoverageSchema = z.object({
+  url: z.string(),
+  /** Characters of page text the model got, and on the page. */
+  sentChars: z.number(),
+  totalChars: z.number(),
+  /** The first section not sent, where "Read on" continues; unset when the rest was all sent. */
+  nextSection: z.number().int().optional(),
+  /** The page's headings (paths), for "Pick a section"; bounded. */
+  outline: z.array(z.string()).max(200),
+});
+export type PageCoverage = z.infer<typeof PageCoverageSchema>;
 
 export const AssistantMessageSchema = z.object({
   ...base,
@@ -37,6 +57,8 @@ export const AssistantMessageSchema = z.object({
   toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
   /** Set when the model used the text tool-call protocol for this turn. */
   toolMode: z.enum(['native', 'xml']).optional(),
+  /** Set when the page the answer read did not fit whole. */
+  page: PageCoverageSchema.optional(),
 });
 
 /** One tool call and its outcome: a row in the action timeline and a turn the model reads back. */

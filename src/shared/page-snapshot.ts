@@ -60,3 +60,27 @@ export const PageSnapshotSchema = z.object({
   source: z.enum(['readability', 'visible-text', 'region']),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshotSchema>;
+
+/** Frames from other sites listed by name in a snapshot's header; the rest are counted. */
+export const MAX_FRAMES_LISTED = 5;
+
+/**
+ * What a snapshot says of the page besides its title, URL and text: language, product facts and
+ * frames FoxAgent cannot read. One line each; the same for the reader's render and the question path.
+ */
+export function snapshotFacts(s: Pick<PageSnapshot, 'lang' | 'product' | 'frames'>): string[] {
+  const lines: string[] = [];
+  if (s.lang) lines.push(`Language: ${s.lang}`);
+  if (s.product) {
+    const p = s.product;
+    const facts = [p.name, p.price && `${p.price}${p.currency ? ` ${p.currency}` : ''}`, p.availability, p.rating && `rated ${p.rating}${p.reviewCount ? ` (${p.reviewCount} reviews)` : ''}`, p.brand && `brand ${p.brand}`];
+    lines.push(`Product: ${facts.filter(Boolean).join(' — ')}`);
+  }
+  const frames = s.frames.filter((f) => !f.sameOrigin);
+  if (frames.length) {
+    const listed = frames.slice(0, MAX_FRAMES_LISTED).map((f) => (f.src.length > 100 ? `${f.src.slice(0, 99)}…` : f.src));
+    const more = frames.length > listed.length ? ` and ${frames.length - listed.length} more` : '';
+    lines.push(`Frames from other sites (not readable): ${listed.join(', ')}${more}`);
+  }
+  return lines;
+}

@@ -6,7 +6,7 @@
  * receiver validates with these schemas: it does not trust the sender.
  */
 import { z } from 'zod';
-import { ConversationSchema, UserErrorSchema } from './conversation';
+import { ConversationSchema, PageFocusSchema, UserErrorSchema } from './conversation';
 import { SettingsSchema } from './settings';
 import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
@@ -60,7 +60,8 @@ export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 // ── Sidebar → background requests ───────────────────────────────────────────────────────────
 
 export const UiToBgRequestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000) }),
+  /** `focus`: read on in a long page, or read one of its sections (the answer's Read on / Pick a section). */
+  z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000), focus: PageFocusSchema.optional() }),
   /**
    * The runs under way (sidebar turns now; workflow steps, voice and bridge tasks later), and
    * stopping one: the sidebar's Stop goes through here too.

@@ -18,6 +18,11 @@ You can act on the page with the tools provided. Work step by step: look at the 
 - When the task is complete, call done with a short summary. If you need information only the user has, call ask_user.
 - ${TOOL_RESULT_NOTE}`;
 
+/** For one part of a long page being summarised part by part. */
+export const PART_PROMPT = `${BASE_PROMPT}
+
+You are given one part of a long page. Summarise that part in a few short bullet points: its main claims, with the names, numbers and dates that matter. Do not add anything that is not in it.`;
+
 const FENCE = '<<<PAGE_CONTENT';
 const FENCE_END = 'PAGE_CONTENT>>>';
 

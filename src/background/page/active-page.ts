@@ -1,5 +1,6 @@
 import type { PageAccess } from '../chat-service';
 import type { PageReader } from './page-reader';
+import { pageForQuestion, summaryParts } from './question-context';
 import { restrictionOf } from './restricted';
 import { PageError } from './tab-agent';
 
@@ -20,17 +21,32 @@ export async function currentTab(tabs: TabLookup, extensionOrigin: string) {
     .sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0];
 }
 
-/** Page context for prompts: text for questions, text and elements for actions. */
+/** The most of a page's text a question reads (about 100,000 tokens); the sections sent are chosen from it. */
+const QUESTION_READ_TOKENS = 100_000;
+
+/**
+ * Page context for prompts: for actions, text and elements within the agent's budget; for
+ * questions, the whole text read once, then the sections that fit (question-context.ts).
+ */
 export function createPageAccess(tabs: TabLookup, reader: PageReader, extensionOrigin: string): PageAccess {
   return {
-    async context(forAction, _signal, conversationId) {
+    async context(request, _signal, conversationId) {
       const tab = await currentTab(tabs, extensionOrigin);
       if (tab?.id === undefined) return undefined;
       const restriction = restrictionOf(tab.url);
       if (restriction) return { tabId: tab.id, page: { title: tab.title ?? '', url: tab.url ?? '', body: `(${restriction})` } };
       try {
-        const { snapshot, rendered } = await reader.read(tab.id, { maxTokens: forAction ? 2500 : 3000, includeInteractive: forAction }, conversationId);
-        return { tabId: tab.id, page: { title: snapshot.title, url: snapshot.url, body: rendered } };
+        if (request.forAction) {
+          const { snapshot, rendered } = await reader.read(tab.id, { maxTokens: 2500, includeInteractive: true, header: false }, conversationId);
+          return { tabId: tab.id, page: { title: snapshot.title, url: snapshot.url, body: rendered } };
+        }
+        const { snapshot } = await reader.read(tab.id, { maxTokens: QUESTION_READ_TOKENS, includeInteractive: false }, conversationId);
+        const page = { title: snapshot.title, url: snapshot.url };
+        if (request.summary && snapshot.text.length > request.budgetChars && !request.focus) {
+          return { tabId: tab.id, page: { ...page, body: '' }, parts: summaryParts(snapshot, request.budgetChars) };
+        }
+        const { body, coverage } = pageForQuestion(snapshot, request.question, request.budgetChars, request.focus);
+        return { tabId: tab.id, page: { ...page, body }, coverage };
       } catch (error) {
         const reason = error instanceof PageError ? error.message : 'The page could not be read.';
         return { tabId: tab.id, page: { title: tab.title ?? '', url: tab.url ?? '', body: `(${reason})` } };

@@ -4,14 +4,15 @@
  * permission scope, recording everything in the conversation; failures become chat errors that
  * keep the user's text.
  */
-import type { Conversation, Intent, UserMessage } from '../../shared/conversation';
+import type { Conversation, Intent, PageCoverage, PageFocus, UserMessage } from '../../shared/conversation';
 import type { BgToUiEvent } from '../../shared/protocol';
 import type { Settings } from '../../shared/settings';
 import type { AgentOutcome } from '../agent/events';
 import { toLlmHistory } from '../agent/history';
 import { runAgentLoop } from '../agent/loop';
-import { AGENT_PROMPT, BASE_PROMPT, systemPrompt, type PageContext } from '../agent/prompts';
+import { AGENT_PROMPT, BASE_PROMPT, PART_PROMPT, systemPrompt, type PageContext } from '../agent/prompts';
 import { classifyIntent } from '../intent';
+import { pageBudgetChars } from '../page/question-context';
 import { LlmError } from '../llm/errors';
 import type { LlmRouter } from '../llm/router';
 import type { PermissionGate } from '../permissions/gate';
@@ -26,10 +27,33 @@ export interface Session {
   model: string;
 }
 
-/** The page the user is on, read for the prompt: text only, or with the element index. */
+/** What a turn asks of the page: for an action, the text and elements; for a question, what fits. */
+export type PageRequest =
+  | { forAction: true }
+  | {
+      forAction: false;
+      /** The words that choose which sections of a long page are sent. */
+      question: string;
+      /** Characters of page text the model's context leaves room for. */
+      budgetChars: number;
+      /** A summary: a page that does not fit comes back in `parts`, to be summarised one by one. */
+      summary?: boolean;
+      focus?: PageFocus;
+    };
+
+export interface PageRead {
+  page: PageContext;
+  tabId: number;
+  /** Set when the page did not fit whole. */
+  coverage?: PageCoverage;
+  /** A summary of a page that does not fit: its text in parts that each fit. */
+  parts?: string[];
+}
+
+/** The page the user is on, read for the prompt. */
 export interface PageAccess {
   /** `conversationId`: the conversation reading it, which alone may recall the page later. */
-  context(forAction: boolean, signal: AbortSignal, conversationId?: string): Promise<{ page: PageContext; tabId: number } | undefined>;
+  context(request: PageRequest, signal: AbortSignal, conversationId?: string): Promise<PageRead | undefined>;
 }
 
 export interface TurnDeps {
@@ -53,7 +77,8 @@ export class TurnRunner {
     try {
       const session = await this.deps.session(conversation.model);
       recorder.setModel(session.model);
-      message.intent = await this.classify(session, message.content, history.length > 0, signal);
+      // "Read on" and "Pick a section" are questions about the page, whatever their words.
+      message.intent = message.focus ? { kind: 'question', reason: 'reads on in the page', by: 'rules' } : await this.classify(session, message.content, history.length > 0, signal);
       await recorder.publish();
       if (routeTurn(message.intent) === 'agent') await this.act(session, run, conversation, message, history, recorder);
       else await this.answer(session, message.intent, conversation.id, message, history, recorder, signal);
@@ -73,20 +98,51 @@ export class TurnRunner {
     });
   }
 
-  /** The fast path: one streamed answer with the page as context, no tools. */
+  /**
+   * The fast path: one streamed answer with the page as context, no tools. A long page sends the
+   * sections that best match the question within what the model's context leaves room for; a
+   * summary of a page that does not fit is made of summaries of its parts.
+   */
   private async answer(session: Session, intent: Intent, conversationId: string, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
-    const page = intent.kind === 'chat' ? undefined : await this.readPage(false, signal, conversationId);
-    const messages = [{ role: 'system' as const, content: systemPrompt(BASE_PROMPT, page?.page) }, ...history, { role: 'user' as const, content: message.content }];
+    let page: PageContext | undefined;
+    if (intent.kind !== 'chat') {
+      const caps = await session.router.describe(session.model);
+      const budgetChars = pageBudgetChars(caps.contextLength, history.reduce((n, m) => n + m.content.length, message.content.length));
+      const question = [...history.filter((m) => m.role === 'user').slice(-1).map((m) => m.content), message.content].join('\n');
+      const read = await this.readPage({ forAction: false, question, budgetChars, summary: intent.kind === 'summarize', focus: message.focus }, signal, conversationId);
+      page = read?.page;
+      if (read?.parts) page = { ...read.page, body: await this.summariseParts(session, read.page, read.parts, recorder, signal) };
+      if (read?.coverage) recorder.setPage(read.coverage);
+    }
+    const messages = [{ role: 'system' as const, content: systemPrompt(BASE_PROMPT, page) }, ...history, { role: 'user' as const, content: message.content }];
     for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, signal)) {
       if (event.type === 'text') await recorder.appendText(event.delta, event.reset);
     }
     await recorder.finish({});
   }
 
+  /** Each part of a long page summarised on its own, in page order: what the final summary is written from. */
+  private async summariseParts(session: Session, page: PageContext, parts: string[], recorder: TurnRecorder, signal: AbortSignal): Promise<string> {
+    const summaries: string[] = [];
+    for (const [i, part] of parts.entries()) {
+      recorder.progress(i + 1, parts.length);
+      const messages = [
+        { role: 'system' as const, content: systemPrompt(PART_PROMPT, { ...page, body: part }) },
+        { role: 'user' as const, content: `Summarise part ${i + 1} of ${parts.length} of this page.` },
+      ];
+      let summary = '';
+      for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, signal)) {
+        if (event.type === 'text') summary = event.reset ? event.delta : summary + event.delta;
+      }
+      summaries.push(`Part ${i + 1} of ${parts.length}:\n${summary.trim()}`);
+    }
+    return [`The page is too long to send whole, so it was read in ${parts.length} parts. Here is a summary of each part, in page order: write the summary of the whole page from them.`, '', ...summaries].join('\n\n');
+  }
+
   /** The agent loop, with the page's interactive elements in view. */
   private async act(session: Session, run: Run, conversation: Conversation, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder) {
     const signal = run.signal;
-    const page = await this.readPage(true, signal, conversation.id);
+    const page = await this.readPage({ forAction: true }, signal, conversation.id);
     // The run's permission scope starts on the page it reads.
     run.scope.tabId ??= page?.tabId;
     run.scope.startTabId ??= page?.tabId;
@@ -113,9 +169,9 @@ export class TurnRunner {
     await recorder.finish(closingOf(outcome));
   }
 
-  private async readPage(forAction: boolean, signal: AbortSignal, conversationId: string) {
+  private async readPage(request: PageRequest, signal: AbortSignal, conversationId: string) {
     // A page that cannot be read (a restricted page, a closed tab) still gets an answer, without it.
-    return this.deps.page?.context(forAction, signal, conversationId).catch(() => undefined);
+    return this.deps.page?.context(request, signal, conversationId).catch(() => undefined);
   }
 
   private async fail(conversation: Conversation, message: UserMessage, recorder: TurnRecorder, error: unknown, signal: AbortSignal) {
