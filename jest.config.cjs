@@ -4,7 +4,9 @@ const transformIgnorePatterns = ['/node_modules/(?!(@mozilla/readability)/)'];
 const { corpusDir } = require('./test/support/corpus.cjs');
 // Suites that read the real-world page corpus beside the project; skipped, with one line saying
 // so, when a clone stands alone (CI requires the corpus).
-const corpusSuites = corpusDir('the real-page reader tests') ? [] : ['<rootDir>/test/unit/dom-reader/readability-pages.test.ts'];
+const corpus = corpusDir('the real-page tests (reader, long-page questions)');
+const corpusSuites = corpus ? [] : ['<rootDir>/test/unit/dom-reader/readability-pages.test.ts'];
+const corpusE2e = corpus ? [] : ['<rootDir>/test/e2e/long-pages.test.ts'];
 
 module.exports = {
   projects: [
@@ -20,6 +22,7 @@ module.exports = {
       displayName: 'e2e',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...corpusE2e],
       transform,
       transformIgnorePatterns,
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],

@@ -5,6 +5,7 @@ import { sendOnEnter } from '../lib/keys';
 import { useChat } from '../stores/chat';
 import { Markdown } from './Markdown';
 import { Notice } from './Notice';
+import { PageCoverage } from './PageCoverage';
 import { ToolRow } from './ToolRow';
 
 export function MessageList() {
@@ -96,6 +97,7 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
       {/* Markdown becomes React elements; nothing a model writes is ever parsed as HTML. */}
       {message.content && <div data-testid="message-text"><Markdown source={message.content} streaming={message.status === 'streaming'} /></div>}
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
+      {message.page && message.status !== 'streaming' && <PageCoverage coverage={message.page} />}
       {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}
       {message.status === 'stopped' && <p className="text-xs text-muted">{t('stopped')}</p>}
       {message.status === 'incomplete' && <p className="text-xs text-muted">{t('incomplete')}</p>}

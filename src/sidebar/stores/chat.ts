@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { hasUnfinishedTurn, type Conversation, type UserError } from '../../shared/conversation';
+import { hasUnfinishedTurn, type Conversation, type PageFocus, type UserError } from '../../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../../shared/protocol';
 import { backgroundPort, RequestError, type BackgroundPort } from '../../ui/port';
 import { useRuns } from './runs';
@@ -13,7 +13,8 @@ export interface ChatState {
   load(): Promise<void>;
   /** Shows this conversation (another chat was picked, or the open one was deleted). */
   show(conversation: Conversation): void;
-  send(text: string): Promise<boolean>;
+  /** `focus`: where on a long page to read (Read on, Pick a section). */
+  send(text: string, focus?: PageFocus): Promise<boolean>;
   /** Replaces one of the user's messages and answers it again. */
   edit(messageId: string, text: string): Promise<boolean>;
   /** The model for this chat ('' for the settings' default). */
@@ -77,7 +78,8 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
 
       show: (conversation) => set({ conversation, running: isRunning(conversation), status: undefined, notice: undefined }),
 
-      send: (text) => (text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text }))) : Promise.resolve(false)),
+      send: (text, focus) =>
+        text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text, ...(focus ? { focus } : {}) }))) : Promise.resolve(false),
 
       edit: (messageId, text) =>
         text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/edit', conversationId, messageId, text }))) : Promise.resolve(false),
