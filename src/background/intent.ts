@@ -1,8 +1,5 @@
 import type { Intent, IntentKind } from '../shared/conversation';
-import { LlmError, type LlmErrorCode } from './llm/errors';
 
-/** Failures of the classifying call that the answering call would meet too. */
-const SAME_FOR_ANSWER = new Set<LlmErrorCode>(['unauthorized', 'forbidden', 'ollama_origin', 'unknown_model', 'no_model', 'server_unreachable', 'aborted']);
 
 type Rule = { kind: IntentKind; pattern: RegExp; reason: string };
 
@@ -32,34 +29,25 @@ export function classifyByRules(text: string, hasHistory: boolean): Intent | und
   return undefined;
 }
 
-export const INTENT_PROMPT = `Classify the user's message to a browser assistant. Reply with exactly one word:
-action — the user wants something done on the web page or browser (click, fill, open, navigate, buy…)
-summarize — the user wants a summary of the page
-question — the user asks about the page or wants information
-chat — anything else (small talk, general knowledge)`;
+/** The word the answering model replies with, alone, when the message asks for an action. */
+export const ACT_MARKER = 'ACT';
 
-const KINDS: readonly IntentKind[] = ['action', 'summarize', 'question', 'chat'];
-
-/** Reads the one-word answer; anything else is not trusted. */
-export function parseIntentReply(reply: string): IntentKind | undefined {
-  const word = reply.replace(/<think>[\s\S]*?<\/think>/gi, '').trim().toLowerCase().match(/[a-z_]+/)?.[0];
-  return KINDS.find((k) => k === word);
-}
+/** Added to the answering prompt when no rule classified the message: one call answers or routes. */
+export const ROUTING_NOTE = `If the user's last message asks you to do something in the browser or on the page (click, fill in, select, open, go to, buy, log in…) rather than to answer or explain, reply with exactly ${ACT_MARKER} and nothing else. Otherwise answer it.`;
 
 /**
- * Rules first; a short, cheap model call for what they cannot decide. If the model's answer is
- * unusable, the message is treated as a question: answering never acts on the page.
+ * What the start of a reply says: 'act' (the marker alone, give or take emphasis and a full
+ * stop), 'answer' (anything else), or undefined while it cannot tell yet. `ended`: the reply is
+ * complete. Looks at the first few characters only.
  */
-export async function classifyIntent(text: string, hasHistory: boolean, askModel?: (system: string, text: string) => Promise<string>): Promise<Intent> {
-  const byRules = classifyByRules(text, hasHistory);
-  if (byRules || !askModel) return byRules ?? { kind: 'question', reason: 'no rule matched; answering is the safe default', by: 'rules' };
-  try {
-    const kind = parseIntentReply(await askModel(INTENT_PROMPT, text));
-    if (kind) return { kind, reason: 'decided by the model', by: 'model' };
-  } catch (error) {
-    // A failed classification must not fail the message, unless the answer would fail the same
-    // way: then the user hears why at once, instead of after a second request.
-    if (error instanceof LlmError && SAME_FOR_ANSWER.has(error.code)) throw error;
-  }
-  return { kind: 'question', reason: 'the model’s classification was unusable; answering is the safe default', by: 'model' };
+export function routeOfReply(reply: string, ended: boolean): 'act' | 'answer' | undefined {
+  const head = reply.slice(0, 40).replace(/^[\s*_`"'“]+/, '');
+  if (!head) return ended ? 'answer' : undefined;
+  const word = head.slice(0, ACT_MARKER.length).toUpperCase();
+  if (!ACT_MARKER.startsWith(word)) return 'answer';
+  if (word.length < ACT_MARKER.length) return ended ? 'answer' : undefined;
+  const rest = head.slice(ACT_MARKER.length);
+  if (/^[\p{L}\p{N}]/u.test(rest)) return 'answer';
+  if (rest.replace(/^[\s*_`"'”.!]+/, '')) return 'answer';
+  return ended ? 'act' : undefined;
 }

@@ -11,7 +11,7 @@ import type { AgentOutcome } from '../agent/events';
 import { toLlmHistory } from '../agent/history';
 import { runAgentLoop } from '../agent/loop';
 import { AGENT_PROMPT, BASE_PROMPT, PART_PROMPT, systemPrompt, type PageContext } from '../agent/prompts';
-import { classifyIntent } from '../intent';
+import { classifyByRules, routeOfReply, ROUTING_NOTE } from '../intent';
 import { pageBudgetChars } from '../page/question-context';
 import { LlmError } from '../llm/errors';
 import type { LlmRouter } from '../llm/router';
@@ -66,7 +66,8 @@ export interface TurnDeps {
   now: () => number;
 }
 
-const INTENT_TIMEOUT_MS = 20_000;
+/** The intent of a message no rule classified, until the answering call says. */
+const UNDECIDED: Intent = { kind: 'question', reason: 'undecided', by: 'rules' };
 
 export class TurnRunner {
   constructor(private readonly deps: TurnDeps) {}
@@ -78,33 +79,35 @@ export class TurnRunner {
       const session = await this.deps.session(conversation.model);
       recorder.setModel(session.model);
       // "Read on" and "Pick a section" are questions about the page, whatever their words.
-      message.intent = message.focus ? { kind: 'question', reason: 'reads on in the page', by: 'rules' } : await this.classify(session, message.content, history.length > 0, signal);
+      const byRules = message.focus ? ({ kind: 'question', reason: 'reads on in the page', by: 'rules' } as const) : classifyByRules(message.content, history.length > 0);
+      if (byRules) {
+        message.intent = byRules;
+        await recorder.publish();
+        if (routeTurn(byRules) === 'agent') await this.act(session, run, conversation, message, history, recorder);
+        else await this.answer(session, byRules, conversation.id, message, history, recorder, signal);
+        return;
+      }
+      // No rule decided: the answering call itself either answers or says it must act, so the
+      // message costs no separate classifying call.
+      const routed = await this.answer(session, UNDECIDED, conversation.id, message, history, recorder, signal, true);
+      message.intent = routed === 'act' ? { kind: 'action', reason: 'the model chose to act', by: 'model' } : { kind: 'question', reason: 'no rule matched; the model answered', by: 'model' };
       await recorder.publish();
-      if (routeTurn(message.intent) === 'agent') await this.act(session, run, conversation, message, history, recorder);
-      else await this.answer(session, message.intent, conversation.id, message, history, recorder, signal);
+      if (routed === 'act') await this.act(session, run, conversation, message, history, recorder);
     } catch (error) {
       await this.fail(conversation, message, recorder, error, signal);
     }
   }
 
-  private async classify(session: Session, text: string, hasHistory: boolean, signal: AbortSignal): Promise<Intent> {
-    return classifyIntent(text, hasHistory, async (system, user) => {
-      let reply = '';
-      const limited = AbortSignal.any([signal, AbortSignal.timeout(INTENT_TIMEOUT_MS)]);
-      for await (const event of session.router.chat({ model: session.model, temperature: 0, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }, 'native', limited)) {
-        if (event.type === 'text') reply = event.reset ? event.delta : reply + event.delta;
-      }
-      return reply;
-    });
-  }
-
   /**
    * The fast path: one streamed answer with the page as context, no tools. A long page sends the
    * sections that best match the question within what the model's context leaves room for; a
-   * summary of a page that does not fit is made of summaries of its parts.
+   * summary of a page that does not fit is made of summaries of its parts. With `mayAct` (no rule
+   * classified the message), the model may reply ACT instead of answering: nothing of the reply is
+   * shown until its start says which, and 'act' comes back for the agent loop to take over.
    */
-  private async answer(session: Session, intent: Intent, conversationId: string, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal) {
+  private async answer(session: Session, intent: Intent, conversationId: string, message: UserMessage, history: ReturnType<typeof toLlmHistory>, recorder: TurnRecorder, signal: AbortSignal, mayAct = false): Promise<'answered' | 'act'> {
     let page: PageContext | undefined;
+    let coverage: PageCoverage | undefined;
     if (intent.kind !== 'chat') {
       const caps = await session.router.describe(session.model);
       const budgetChars = pageBudgetChars(caps.contextLength, history.reduce((n, m) => n + m.content.length, message.content.length));
@@ -112,13 +115,40 @@ export class TurnRunner {
       const read = await this.readPage({ forAction: false, question, budgetChars, summary: intent.kind === 'summarize', focus: message.focus }, signal, conversationId);
       page = read?.page;
       if (read?.parts) page = { ...read.page, body: await this.summariseParts(session, read.page, read.parts, recorder, signal) };
-      if (read?.coverage) recorder.setPage(read.coverage);
+      coverage = read?.coverage;
     }
-    const messages = [{ role: 'system' as const, content: systemPrompt(BASE_PROMPT, page) }, ...history, { role: 'user' as const, content: message.content }];
-    for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, signal)) {
-      if (event.type === 'text') await recorder.appendText(event.delta, event.reset);
+    const prompt = mayAct ? `${BASE_PROMPT}\n\n${ROUTING_NOTE}` : BASE_PROMPT;
+    const messages = [{ role: 'system' as const, content: systemPrompt(prompt, page) }, ...history, { role: 'user' as const, content: message.content }];
+    const call = new AbortController();
+    let held = '';
+    let decided = false;
+    // The answer's text is shown from the moment its start is not ACT (at once, when it may not act).
+    const show = async () => {
+      decided = true;
+      if (coverage) recorder.setPage(coverage);
+      if (held) await recorder.appendText(held, true);
+    };
+    if (!mayAct) await show();
+    for await (const event of session.router.chat({ model: session.model, messages }, session.settings.toolCallMode, AbortSignal.any([signal, call.signal]))) {
+      if (event.type !== 'text') continue;
+      if (decided) {
+        await recorder.appendText(event.delta, event.reset);
+        continue;
+      }
+      held = event.reset ? event.delta : held + event.delta;
+      const route = routeOfReply(held, false);
+      if (route === 'act') {
+        call.abort();
+        return 'act';
+      }
+      if (route === 'answer') await show();
+    }
+    if (!decided) {
+      if (routeOfReply(held, true) === 'act') return 'act';
+      await show();
     }
     await recorder.finish({});
+    return 'answered';
   }
 
   /** Each part of a long page summarised on its own, in page order: what the final summary is written from. */

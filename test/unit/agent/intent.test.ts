@@ -1,5 +1,4 @@
-import { classifyByRules, classifyIntent, parseIntentReply } from '../../../src/background/intent';
-import { LlmError } from '../../../src/background/llm/errors';
+import { classifyByRules, routeOfReply } from '../../../src/background/intent';
 
 test.each([
   ['Summarize this page', 'summarize'],
@@ -26,41 +25,14 @@ test('a short follow-up is recognised only when there is a conversation to follo
   expect(classifyByRules('and the second one?', false)?.kind).not.toBe('follow_up');
 });
 
-test('an ambiguous message asks the model once, with a strict format', async () => {
-  const asked: string[] = [];
-  const intent = await classifyIntent('the blue sweater in medium', false, async (system, text) => {
-    asked.push(system, text);
-    return ' Action.';
-  });
-  expect(intent).toEqual({ kind: 'action', reason: 'decided by the model', by: 'model' });
-  expect(asked[0]).toMatch(/exactly one word/);
-});
-
-test('an unusable model answer falls back to a question, which never acts', async () => {
-  const intent = await classifyIntent('the blue sweater in medium', false, async () => 'I think the user maybe wants to shop');
-  expect(intent.kind).toBe('question');
-  const failed = await classifyIntent('the blue sweater in medium', false, async () => {
-    throw new Error('down');
-  });
-  expect(failed.kind).toBe('question');
-});
-
-test('a failure the answer would meet too (bad key, unknown model, server down) is reported at once', async () => {
-  for (const code of ['unauthorized', 'unknown_model', 'server_unreachable'] as const) {
-    await expect(
-      classifyIntent('the blue sweater in medium', false, async () => {
-        throw new LlmError(code, `failed: ${code}`);
-      }),
-    ).rejects.toMatchObject({ code });
-  }
-  // A transient one is not: the message goes on as a question.
-  const slow = await classifyIntent('the blue sweater in medium', false, async () => {
-    throw new LlmError('timeout', 'slow');
-  });
-  expect(slow.kind).toBe('question');
-});
-
-test('reasoning before the one word is ignored', () => {
-  expect(parseIntentReply('<think>they want a summary</think>\nsummarize')).toBe('summarize');
-  expect(parseIntentReply('banana')).toBeUndefined();
+test('the start of a reply says whether the model chose to act: the marker alone, as it streams', () => {
+  // Not yet decided while the start could still be the marker.
+  for (const start of ['', '  ', 'A', 'AC', 'ACT', '**ACT', 'ACT.']) expect(routeOfReply(start, false)).toBeUndefined();
+  for (const whole of ['ACT', ' ACT.', '**ACT**', 'act', '`ACT`\n']) expect(routeOfReply(whole, true)).toBe('act');
+  // Anything else is an answer, decided from its first letters.
+  for (const start of ['The page', 'Actually, yes', 'Action items:', 'ACT 2 of the play', 'I', '1.']) expect(routeOfReply(start, false) ?? routeOfReply(start, true)).toBe('answer');
+  expect(routeOfReply('AC', true)).toBe('answer');
+  expect(routeOfReply('', true)).toBe('answer');
+  // It looks at the start only: a 300 KB reply is decided at once.
+  expect(routeOfReply(`Yes. ${'x'.repeat(300_000)}`, false)).toBe('answer');
 });

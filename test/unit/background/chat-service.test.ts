@@ -103,6 +103,36 @@ test('an action runs the agent loop in the page’s tab, and the conversation ke
   expect(server.chatRequests()[0]!.body.tools.length).toBeGreaterThan(3);
 });
 
+test('a message no rule classifies costs one call: the answer streams from it, or its ACT hands over to the agent loop', async () => {
+  const { store, events, chat, world } = setup();
+  server.script({ text: 'Your plan renews on 3 May.', chunkSize: 2 });
+  const conversation = await store.create();
+  await chat.send(conversation.id, 'my plan renewal date');
+  await settled(chat, conversation.id);
+  expect(server.chatRequests()).toHaveLength(1);
+  expect(server.chatRequests()[0]!.body.messages[0].content).toMatch(/reply with exactly ACT/);
+  let saved = await store.get(conversation.id);
+  expect(saved?.messages.map((m) => m.content)).toEqual(['my plan renewal date', 'Your plan renews on 3 May.']);
+  expect(saved?.messages[0]).toMatchObject({ intent: { kind: 'question', by: 'model' } });
+  // The streamed text reached the sidebar whole, from its first letters on.
+  const shown = events.flatMap((e) => (e.type === 'chat/delta' ? [e] : [])).reduce((text, e) => (e.reset ? e.delta : text + e.delta), '');
+  expect(shown).toBe('Your plan renews on 3 May.');
+
+  server.reset();
+  events.length = 0;
+  server.script({ text: 'ACT', chunkSize: 1 }, { toolCalls: [{ name: 'fill', arguments: { id: 2, text: 'Ada' } }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'Name set.' } }] });
+  await chat.send(conversation.id, 'my name Ada in the name box');
+  await settled(chat, conversation.id);
+  expect(world.fields[2]).toBe('Ada');
+  expect(server.chatRequests()).toHaveLength(3);
+  expect(server.chatRequests()[1]!.body.tools.length).toBeGreaterThan(3);
+  saved = await store.get(conversation.id);
+  expect(saved?.messages.find((m) => m.content === 'my name Ada in the name box')).toMatchObject({ intent: { kind: 'action', by: 'model' } });
+  // The marker itself was never shown or kept.
+  expect(events.some((e) => e.type === 'chat/delta' && e.delta.includes('ACT'))).toBe(false);
+  expect(saved?.messages.some((m) => m.role === 'assistant' && m.content.includes('ACT'))).toBe(false);
+});
+
 test('a dead server leaves the user message and an actionable error, and Retry answers it', async () => {
   const { store, events, chat } = setup('http://127.0.0.1:9');
   const conversation = await store.create();
