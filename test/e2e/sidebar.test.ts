@@ -131,6 +131,20 @@ test('a chat left working shows so in the chats list, and its Stop there stops t
   expect(h.llm.chatRequests().length).toBe(requestsBefore);
 });
 
+test('a question waiting in one chat does not cover a new chat: a notice leads back to it, and the answer acts on the page', async () => {
+  const page = await h.openPage('/controlled.html');
+  h.llm.script(act((find) => [{ name: 'click', arguments: { id: find('button', 'Subscribe') } }]), finish('Subscribed.'));
+  await h.sidebar.send('Click subscribe');
+  await h.sidebar.page.waitForSelector(SidebarDriver.question('click'));
+  await h.sidebar.newChat();
+  await h.sidebar.page.waitForSelector('[data-testid="permission-elsewhere"]');
+  expect(await h.sidebar.page.$('[data-testid="permission-dialog"]')).toBeNull();
+  await h.sidebar.press('[data-testid="permission-elsewhere-show"]');
+  await h.sidebar.answerPermission('click', 'allow-once');
+  await h.sidebar.waitForAnswer('Subscribed.');
+  expect(await text(page, '#greeting')).toBe('Subscribed: ');
+});
+
 test('a message edited and resent replaces the old turn, and the model sees only the new text', async () => {
   h.llm.script({ text: 'Paris.' }, { text: 'Madrid.' });
   await h.sidebar.send('What is the capital of France?');

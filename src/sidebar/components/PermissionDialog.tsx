@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Decision, PermissionRequest } from '../../shared/protocol';
 import { t } from '../../ui/i18n';
 import { summarizeArgs } from '../lib/describe';
+import { useChat } from '../stores/chat';
+import { useConversations } from '../stores/conversations';
 import { usePermissions } from '../stores/permissions';
 
 /**
@@ -21,9 +23,25 @@ export function PermissionDialog() {
   const pending = usePermissions((s) => s.pending);
   const failure = usePermissions((s) => s.failure);
   const answer = usePermissions((s) => s.answer);
-  const request = pending[0];
-  if (!request) return null;
-  return <Question key={request.id} request={request} queued={pending.length - 1} failure={failure} onAnswer={(d) => void answer(request.id, d)} />;
+  const conversationId = useChat((s) => s.conversation?.id);
+  // A chat's question shows over that chat only; another chat's waits behind a notice.
+  const here = pending.filter((p) => p.conversationId === conversationId);
+  const request = here[0];
+  if (!request) return pending[0] ? <WaitingElsewhere conversationId={pending[0].conversationId} count={pending.length} /> : null;
+  return <Question key={request.id} request={request} queued={here.length - 1} failure={failure} onAnswer={(d) => void answer(request.id, d)} />;
+}
+
+/** Questions waiting in other chats: said, with the way to them, without covering this chat. */
+function WaitingElsewhere({ conversationId, count }: { conversationId: string; count: number }) {
+  const switchTo = useConversations((s) => s.switchTo);
+  return (
+    <div role="status" data-testid="permission-elsewhere" className="flex items-center gap-2 border-t border-line bg-surface px-3 py-2 text-xs">
+      <span className="flex-1">{t('permissionElsewhere', String(count))}</span>
+      <button type="button" data-testid="permission-elsewhere-show" className="rounded border border-line px-2 py-1" onClick={() => void switchTo(conversationId)}>
+        {t('permissionElsewhereShow')}
+      </button>
+    </div>
+  );
 }
 
 function Question({ request, queued, failure, onAnswer }: { request: PermissionRequest; queued: number; failure?: string; onAnswer(decision: Decision): void }) {

@@ -196,6 +196,19 @@ describe('the permission dialog', () => {
     return dialog;
   };
 
+  test('a question from another chat does not cover this one: a notice says it waits, and Show opens that chat with its question', async () => {
+    await renderApp();
+    background.handlers['conversation/get'] = (r) => conversation([], { id: (r as { conversationId?: string }).conversationId ?? 'c1', title: 'Shopping' });
+    act(() => background.emit({ type: 'permission/requested', request: request({ id: 'p-other', conversationId: 'c2' }) }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByTestId('permission-elsewhere').textContent).toContain('waiting for your answer in another chat (1)');
+    fireEvent.click(screen.getByTestId('permission-elsewhere-show'));
+    await waitFor(() => expect(background.sent('conversation/get').at(-1)).toEqual({ type: 'conversation/get', conversationId: 'c2' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('click');
+    expect(screen.queryByTestId('permission-elsewhere')).toBeNull();
+  });
+
   test('shows what, on what, where, the model’s reason and why; focus starts on the dialog itself; each choice is sent', async () => {
     await renderApp();
     for (const [testId, decision] of [['allow-once', 'allow_once'], ['allow-task', 'allow_task'], ['allow-always', 'allow_always'], ['deny', 'reject_once'], ['deny-always', 'reject_always']] as const) {
