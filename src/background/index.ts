@@ -6,7 +6,7 @@ import { ChatService } from './chat-service';
 import { ConversationStore } from './conversations';
 import { createHandlers, dispatch } from './message-handler';
 import { createOriginGuard } from './ollama-origin';
-import { createPageAccess } from './page/active-page';
+import { createPageAccess, currentPage } from './page/active-page';
 import { PageCache } from './page/page-cache';
 import { PageReader } from './page/page-reader';
 import { TabAgent } from './page/tab-agent';
@@ -57,6 +57,7 @@ const handlers = createHandlers({
   audit,
   tools,
   forgetPages: (conversationId) => reader.forget(conversationId),
+  currentPage: () => currentPage(browser.tabs, extensionOrigin),
 });
 const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
 
@@ -73,7 +74,12 @@ browser.runtime.onConnect.addListener((port) => hub.accept(port));
 browser.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && changes.settings) void applySettings();
 });
+// Every open sidebar knows which page the chat is about, and whether FoxAgent may read it.
+const announcePage = () => void currentPage(browser.tabs, extensionOrigin).then((page) => emit({ type: 'page/current', page }), () => undefined);
+browser.tabs.onActivated.addListener(announcePage);
+browser.windows.onFocusChanged.addListener(announcePage);
 browser.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url || change.status === 'complete') announcePage();
   if (!change.url && change.status !== 'loading') return;
   reader.invalidate(tabId);
   agent.onDocumentChange(tabId);

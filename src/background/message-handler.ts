@@ -1,4 +1,4 @@
-import type { UiReplyMap, UiRequestType, UiToBgRequest } from '../shared/protocol';
+import type { CurrentPage, UiReplyMap, UiRequestType, UiToBgRequest } from '../shared/protocol';
 import { loadSettings, saveSettings, withoutKey, type KeyValueStore, type Settings } from '../shared/settings';
 import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
@@ -17,6 +17,8 @@ export interface HandlerDeps {
   policies: PolicyStore;
   tools: Pick<ToolRegistry, 'all'>;
   audit: AuditLog;
+  /** The page the chat is about now. */
+  currentPage(): Promise<CurrentPage>;
   /** A deleted conversation's pages stop being recallable. */
   forgetPages?(conversationId: string): void;
 }
@@ -61,6 +63,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'conversation/set-model': (r) => deps.chat.setModel(r.conversationId, r.model),
     'tools/list': async () => deps.tools.all().map((tool) => ({ name: tool.name, risk: tool.risk })),
+    'page/current': () => deps.currentPage(),
     'settings/get': async (_r, from = UNKNOWN_PAGE) => settingsFor(from, await loadSettings(deps.settingsStore)),
     'settings/save': async (r, from = UNKNOWN_PAGE) => settingsFor(from, await saveSettings(deps.settingsStore, r.settings, { fromOptionsPage: from.page === OPTIONS_PAGE })),
     'models/list': async () => (await deps.currentProvider()).listModels(),

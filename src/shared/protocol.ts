@@ -54,6 +54,10 @@ export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 export const DecisionSchema = z.enum(['allow_once', 'allow_task', 'allow_always', 'reject_once', 'reject_always']);
 export type Decision = z.infer<typeof DecisionSchema>;
 
+/** The page the chat is about now (the active tab), and why FoxAgent cannot read or act on it, if it cannot. */
+export const CurrentPageSchema = z.object({ url: z.string().optional(), title: z.string().optional(), restriction: z.string().optional() });
+export type CurrentPage = z.infer<typeof CurrentPageSchema>;
+
 export const ConversationSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number(), messageCount: z.number() });
 export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 
@@ -79,6 +83,7 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   /** The model for this chat ('' goes back to the settings' default). */
   z.object({ type: z.literal('conversation/set-model'), conversationId: z.string(), model: z.string().max(300) }),
   z.object({ type: z.literal('tools/list') }),
+  z.object({ type: z.literal('page/current') }),
   z.object({ type: z.literal('settings/get') }),
   z.object({ type: z.literal('settings/save'), settings: SettingsSchema }),
   z.object({ type: z.literal('models/list') }),
@@ -128,6 +133,7 @@ export interface UiReplyMap {
   'conversation/delete': z.infer<typeof ConversationSchema>;
   'conversation/set-model': z.infer<typeof ConversationSchema>;
   'tools/list': { name: string; risk: Risk }[];
+  'page/current': CurrentPage;
   'settings/get': z.infer<typeof SettingsSchema>;
   'settings/save': z.infer<typeof SettingsSchema>;
   'models/list': ModelInfo[];
@@ -156,6 +162,8 @@ export const BgToUiEventSchema = z.discriminatedUnion('type', [
     reset: z.boolean().optional(),
   }),
   z.object({ type: z.literal('agent/status'), status: AgentStatusSchema }),
+  /** The active tab changed, or its page did: what the chat is about now. */
+  z.object({ type: z.literal('page/current'), page: CurrentPageSchema }),
   /** The whole list of runs, each time one starts or ends. */
   z.object({ type: z.literal('runs/changed'), runs: z.array(RunInfoSchema) }),
   z.object({ type: z.literal('permission/requested'), request: PermissionRequestSchema }),

@@ -5,12 +5,14 @@ import { Composer } from './components/Composer';
 import { ConversationList } from './components/ConversationList';
 import { MessageList } from './components/MessageList';
 import { Notice } from './components/Notice';
+import { PageNotice } from './components/PageNotice';
 import { PermissionDialog } from './components/PermissionDialog';
 import { StatusBar } from './components/StatusBar';
 import { backgroundPort } from '../ui/port';
 import { useChat } from './stores/chat';
 import { useConversations } from './stores/conversations';
 import { usePermissions } from './stores/permissions';
+import { usePage } from './stores/page';
 import { useRuns } from './stores/runs';
 
 export function App() {
@@ -20,20 +22,24 @@ export function App() {
   const loadPermissions = usePermissions((s) => s.load);
   const applyRuns = useRuns((s) => s.apply);
   const loadRuns = useRuns((s) => s.load);
+  const applyPage = usePage((s) => s.apply);
+  const loadPage = usePage((s) => s.load);
 
   useEffect(() => {
     const unsubscribe = backgroundPort.onEvent((event) => {
       apply(event);
       applyPermission(event);
       applyRuns(event);
+      applyPage(event);
     });
     void load();
     // A question asked while the sidebar was closed is waiting here when it opens again.
     void loadPermissions();
     // Work started in another window, or before the sidebar opened, shows as running.
     void loadRuns().catch(() => undefined);
+    void loadPage().catch(() => undefined);
     return unsubscribe;
-  }, [load, apply, applyPermission, loadPermissions, applyRuns, loadRuns]);
+  }, [load, apply, applyPermission, loadPermissions, applyRuns, loadRuns, applyPage, loadPage]);
 
   return (
     <div className="flex h-full flex-col">
@@ -53,6 +59,7 @@ export function App() {
       <MessageList />
       <StatusBar />
       {notice && <Notice error={notice} onRetry={() => void load()} />}
+      <PageNotice />
       <Composer />
       <PermissionDialog />
     </div>

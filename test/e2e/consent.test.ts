@@ -106,8 +106,17 @@ test('switch_tab names the tab and its site, and is judged as that site', async 
   expect(active).toBe(`${h.site.url}/controlled.html`);
 });
 
+test('the sidebar says before anything is typed that the page cannot be read or acted on, and why; the notice goes on a web page', async () => {
+  await h.openPage('about:blank');
+  const notice = await h.sidebar.page.waitForSelector('[data-testid="page-restricted"]');
+  expect(await notice!.evaluate((el) => el.textContent)).toContain('cannot read or act on about: pages');
+  await h.openPage('/controlled.html');
+  await waitFor(async () => !(await h.sidebar.page.$('[data-testid="page-restricted"]')), { what: 'the notice to go on a web page' });
+});
+
 test('an action on a page FoxAgent cannot act on is refused with the reason, before any question', async () => {
   await h.openPage('about:blank');
+  await h.sidebar.page.waitForSelector('[data-testid="page-restricted"]');
   h.llm.script({ toolCalls: [{ name: 'click', arguments: { id: 1 } }] }, (r) => ({ text: transcript(r).includes('cannot read or act on about: pages') ? 'That page is protected.' : 'No reason given.' }));
   await h.sidebar.send('Click the first button');
   await h.sidebar.waitForAnswer('That page is protected.');

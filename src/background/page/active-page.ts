@@ -1,3 +1,4 @@
+import type { CurrentPage } from '../../shared/protocol';
 import type { PageAccess } from '../chat-service';
 import type { PageReader } from './page-reader';
 import { pageForQuestion, summaryParts } from './question-context';
@@ -19,6 +20,13 @@ export async function currentTab(tabs: TabLookup, extensionOrigin: string) {
   return siblings
     .filter((t) => t.url && !t.url.startsWith(extensionOrigin))
     .sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0];
+}
+
+/** The page the chat is about now, and why FoxAgent cannot read or act on it, if it cannot. */
+export async function currentPage(tabs: TabLookup, extensionOrigin: string): Promise<CurrentPage> {
+  const tab = await currentTab(tabs, extensionOrigin);
+  const restriction = restrictionOf(tab?.url);
+  return { ...(tab?.url ? { url: tab.url } : {}), ...(tab?.title ? { title: tab.title } : {}), ...(restriction ? { restriction } : {}) };
 }
 
 /** The most of a page's text a question reads (about 100,000 tokens); the sections sent are chosen from it. */

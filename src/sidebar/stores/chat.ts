@@ -119,7 +119,8 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
           case 'permission/requested':
           case 'permission/resolved':
           case 'runs/changed':
-            // The permissions and runs stores keep those.
+          case 'page/current':
+            // The permissions, runs and page stores keep those.
             return;
           case 'chat/error':
             // Usually the failed answer carries the error and the chat shows it there. When it
