@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// The one test command: typecheck, the boundary lint, build, web-ext lint, unit tests, then
+// The one test command: dependencies installed if missing, then typecheck, the boundary lint, build, web-ext lint, unit tests, then
 // end-to-end tests in real Firefox. It ends with the plain line `N passed, N failed` counting every test that ran.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './ensure-deps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+ensureDependencies(root);
 const reports = path.join(root, 'test-artifacts');
 mkdirSync(reports, { recursive: true });
 const extraArgs = process.argv.slice(2);
