@@ -1,4 +1,4 @@
-import { titleFrom, newId, type Conversation, type PageFocus, type UserMessage } from '../shared/conversation';
+import { titleFrom, newId, type Conversation, type PageFocus, type TabRef, type UserMessage } from '../shared/conversation';
 import type { BgToUiEvent } from '../shared/protocol';
 import type { ConversationStore } from './conversations';
 import { LlmError } from './llm/errors';
@@ -8,7 +8,7 @@ import { TurnRunner, type PageAccess, type Session } from './runs/turn';
 import type { ToolRegistry } from './tools/registry';
 import { TurnRecorder } from './turn-recorder';
 
-export type { PageAccess, Session } from './runs/turn';
+export type { PageAccess, PageRead, PageRequest, Session } from './runs/turn';
 
 export interface ChatServiceDeps {
   store: ConversationStore;
@@ -45,10 +45,13 @@ export class ChatService {
     return this.runs.busy(conversationId);
   }
 
-  /** `origin`: where the message came from (typed in the sidebar, spoken…); `focus`: where on a long page to read. */
-  async send(conversationId: string, text: string, origin: RunOrigin = 'sidebar', focus?: PageFocus): Promise<{ messageId: string }> {
+  /**
+   * `origin`: where the message came from (typed in the sidebar, spoken…); `focus`: where on a
+   * long page to read; `tabs`: the tabs the message is about (attached with @).
+   */
+  async send(conversationId: string, text: string, origin: RunOrigin = 'sidebar', about: { focus?: PageFocus; tabs?: TabRef[] } = {}): Promise<{ messageId: string }> {
     const conversation = await this.idle(conversationId);
-    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now(), ...(focus ? { focus } : {}) };
+    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now(), ...(about.focus ? { focus: about.focus } : {}), ...(about.tabs?.length ? { tabs: about.tabs } : {}) };
     await this.start(conversation, message, origin, () => {
       conversation.messages.push(message);
       if (!conversation.title) conversation.title = titleFrom(text);
@@ -108,7 +111,8 @@ export class ChatService {
   private async start(conversation: Conversation, message: UserMessage, origin: RunOrigin, change: () => void): Promise<void> {
     const run = (() => {
       try {
-        return this.runs.open({ origin, conversationId: conversation.id });
+        // A message about chosen tabs is a run that may act in those tabs (and tabs it opens) only.
+        return this.runs.open({ origin, conversationId: conversation.id, ...(message.tabs?.length ? { tabs: message.tabs.map((t) => t.id) } : {}) });
       } catch (error) {
         if (error instanceof RunConflict) throw new LlmError('bad_request', error.message, { retryable: false });
         throw error;

@@ -6,7 +6,7 @@ import { ChatService } from './chat-service';
 import { ConversationStore } from './conversations';
 import { createHandlers, dispatch } from './message-handler';
 import { createOriginGuard } from './ollama-origin';
-import { createPageAccess, currentPage } from './page/active-page';
+import { createPageAccess, currentPage, openTabs } from './page/active-page';
 import { PageCache } from './page/page-cache';
 import { PageReader } from './page/page-reader';
 import { TabAgent } from './page/tab-agent';
@@ -58,6 +58,7 @@ const handlers = createHandlers({
   tools,
   forgetPages: (conversationId) => reader.forget(conversationId),
   currentPage: () => currentPage(browser.tabs, extensionOrigin),
+  openTabs: () => openTabs(browser.tabs, extensionOrigin),
 });
 const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
 

@@ -1,4 +1,4 @@
-import type { CurrentPage, UiReplyMap, UiRequestType, UiToBgRequest } from '../shared/protocol';
+import type { CurrentPage, OpenTab, UiReplyMap, UiRequestType, UiToBgRequest } from '../shared/protocol';
 import { loadSettings, saveSettings, withoutKey, type KeyValueStore, type Settings } from '../shared/settings';
 import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
@@ -19,6 +19,8 @@ export interface HandlerDeps {
   audit: AuditLog;
   /** The page the chat is about now. */
   currentPage(): Promise<CurrentPage>;
+  /** The tabs of the chat's window, for the composer's @ menu. */
+  openTabs(): Promise<OpenTab[]>;
   /** A deleted conversation's pages stop being recallable. */
   forgetPages?(conversationId: string): void;
 }
@@ -44,7 +46,7 @@ function settingsFor(from: RequestContext, settings: Settings): Settings {
 /** One handler per request type; the compiler flags a request type without one. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
-    'chat/send': (r) => deps.chat.send(r.conversationId, r.text, 'sidebar', r.focus),
+    'chat/send': (r) => deps.chat.send(r.conversationId, r.text, 'sidebar', { focus: r.focus, tabs: r.tabs }),
     'chat/retry': (r) => deps.chat.retry(r.conversationId),
     'chat/edit': (r) => deps.chat.edit(r.conversationId, r.messageId, r.text),
     'runs/list': async () => deps.chat.runs.list(),
@@ -64,6 +66,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'conversation/set-model': (r) => deps.chat.setModel(r.conversationId, r.model),
     'tools/list': async () => deps.tools.all().map((tool) => ({ name: tool.name, risk: tool.risk })),
     'page/current': () => deps.currentPage(),
+    'tabs/list': () => deps.openTabs(),
     'settings/get': async (_r, from = UNKNOWN_PAGE) => settingsFor(from, await loadSettings(deps.settingsStore)),
     'settings/save': async (r, from = UNKNOWN_PAGE) => settingsFor(from, await saveSettings(deps.settingsStore, r.settings, { fromOptionsPage: from.page === OPTIONS_PAGE })),
     'models/list': async () => (await deps.currentProvider()).listModels(),

@@ -32,7 +32,22 @@ const base = { id: z.string(), createdAt: z.number() };
 export const PageFocusSchema = z.object({ from: z.number().int().min(0).optional(), heading: z.string().max(500).optional() });
 export type PageFocus = z.infer<typeof PageFocusSchema>;
 
-export const UserMessageSchema = z.object({ ...base, role: z.literal('user'), content: z.string(), intent: IntentSchema.optional(), focus: PageFocusSchema.optional() });
+/** A tab a message is about: attached with @ in the composer, or meant by "these two tabs". */
+export const TabRefSchema = z.object({ id: z.number().int(), title: z.string().max(500), url: z.string().max(4000) });
+export type TabRef = z.infer<typeof TabRefSchema>;
+
+/** Tabs one message may read or act on, at most. */
+export const MAX_MESSAGE_TABS = 10;
+
+export const UserMessageSchema = z.object({
+  ...base,
+  role: z.literal('user'),
+  content: z.string(),
+  intent: IntentSchema.optional(),
+  focus: PageFocusSchema.optional(),
+  /** The tabs the message is about, when not only the active one. */
+  tabs: z.array(TabRefSchema).max(MAX_MESSAGE_TABS).optional(),
+});
 
 /** How much of the page an answer was given: shown as "read 34% of this page", with Read on and Pick a section. */
 export const PageCoverageSchema = z.object({

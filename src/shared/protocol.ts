@@ -6,7 +6,7 @@
  * receiver validates with these schemas: it does not trust the sender.
  */
 import { z } from 'zod';
-import { ConversationSchema, PageFocusSchema, UserErrorSchema } from './conversation';
+import { ConversationSchema, MAX_MESSAGE_TABS, PageFocusSchema, TabRefSchema, UserErrorSchema } from './conversation';
 import { SettingsSchema } from './settings';
 import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
@@ -58,6 +58,19 @@ export type Decision = z.infer<typeof DecisionSchema>;
 export const CurrentPageSchema = z.object({ url: z.string().optional(), title: z.string().optional(), restriction: z.string().optional() });
 export type CurrentPage = z.infer<typeof CurrentPageSchema>;
 
+/** An open tab as the composer's @ menu lists it. */
+export const OpenTabSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  active: z.boolean(),
+  /** Selected together with others in the tab strip (Ctrl+click). */
+  highlighted: z.boolean().optional(),
+  /** Why FoxAgent cannot read it, if it cannot. */
+  restriction: z.string().optional(),
+});
+export type OpenTab = z.infer<typeof OpenTabSchema>;
+
 export const ConversationSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number(), messageCount: z.number() });
 export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 
@@ -65,7 +78,14 @@ export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 
 export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   /** `focus`: read on in a long page, or read one of its sections (the answer's Read on / Pick a section). */
-  z.object({ type: z.literal('chat/send'), conversationId: z.string(), text: z.string().min(1).max(100_000), focus: PageFocusSchema.optional() }),
+  /** `tabs`: the tabs attached with @ (the message is about them rather than the active tab). */
+  z.object({
+    type: z.literal('chat/send'),
+    conversationId: z.string(),
+    text: z.string().min(1).max(100_000),
+    focus: PageFocusSchema.optional(),
+    tabs: z.array(TabRefSchema).max(MAX_MESSAGE_TABS).optional(),
+  }),
   /**
    * The runs under way (sidebar turns now; workflow steps, voice and bridge tasks later), and
    * stopping one: the sidebar's Stop goes through here too.
@@ -84,6 +104,8 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation/set-model'), conversationId: z.string(), model: z.string().max(300) }),
   z.object({ type: z.literal('tools/list') }),
   z.object({ type: z.literal('page/current') }),
+  /** The tabs of the sidebar's window, for the composer's @ menu. */
+  z.object({ type: z.literal('tabs/list') }),
   z.object({ type: z.literal('settings/get') }),
   z.object({ type: z.literal('settings/save'), settings: SettingsSchema }),
   z.object({ type: z.literal('models/list') }),
@@ -134,6 +156,7 @@ export interface UiReplyMap {
   'conversation/set-model': z.infer<typeof ConversationSchema>;
   'tools/list': { name: string; risk: Risk }[];
   'page/current': CurrentPage;
+  'tabs/list': OpenTab[];
   'settings/get': z.infer<typeof SettingsSchema>;
   'settings/save': z.infer<typeof SettingsSchema>;
   'models/list': ModelInfo[];

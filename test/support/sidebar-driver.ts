@@ -52,6 +52,12 @@ export class SidebarDriver {
    * event, and the last character and Enter are real key presses.
    */
   async send(text: string): Promise<void> {
+    await this.typeAll(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Puts `text` in the composer: all but the last character as one input event, the last as a real key press. */
+  private async typeAll(text: string): Promise<void> {
     await this.page.focus('[data-testid="composer"]');
     await this.page.$eval(
       '[data-testid="composer"]',
@@ -63,7 +69,31 @@ export class SidebarDriver {
       text.slice(0, -1),
     );
     await this.page.type('[data-testid="composer"]', text.slice(-1));
-    await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Attaches a tab the way a user does: types `@` and `query` after what the composer holds (the
+   * last character as a real key press, so the menu opens from typing), then picks the option
+   * whose text contains `option` ("All tabs in this window" too) and waits for its chip.
+   */
+  async attachTab(query: string, option: string): Promise<void> {
+    const chips = await this.page.$$eval('[data-testid="tab-chip"]', (els) => els.length);
+    const typed = await this.page.$eval('[data-testid="composer"]', (el) => (el as HTMLTextAreaElement).value);
+    await this.typeAll(`${typed}${typed && !typed.endsWith(' ') ? ' ' : ''}@${query}`);
+    await waitFor(
+      () =>
+        this.page.$$eval(
+          '[data-testid="tab-option"]',
+          (els, wanted) => {
+            const hit = els.find((el) => el.textContent?.includes(wanted) && el.getAttribute('aria-disabled') !== 'true');
+            hit?.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }));
+            return Boolean(hit);
+          },
+          option,
+        ),
+      { what: `the @ menu to offer “${option}”` },
+    );
+    await waitFor(() => this.page.$$eval('[data-testid="tab-chip"]', (els, before) => els.length > before, chips), { what: 'the tab’s chip' });
   }
 
   assistantTexts(): Promise<string[]> {

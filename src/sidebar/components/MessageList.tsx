@@ -6,6 +6,7 @@ import { useChat } from '../stores/chat';
 import { Markdown } from './Markdown';
 import { Notice } from './Notice';
 import { PageCoverage } from './PageCoverage';
+import { TabChips } from './TabMenu';
 import { ToolRow } from './ToolRow';
 
 export function MessageList() {
@@ -74,6 +75,7 @@ function UserBubble({ message }: { message: UserMessage }) {
   }
   return (
     <article data-testid="message-user" className="group ml-6 rounded-lg bg-user px-3 py-2">
+      {message.tabs && <TabChips tabs={message.tabs} />}
       <div className="whitespace-pre-wrap break-words" data-testid="message-text">{message.content}</div>
       <div className="mt-1 flex items-center gap-2 text-xs text-muted">
         {message.intent && (

@@ -15,7 +15,7 @@ export function PageCoverage({ coverage }: { coverage: Coverage }) {
     <div data-testid="page-coverage" className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted">
       <span>{t('pageCoverage', String(percent))}</span>
       {coverage.nextSection !== undefined && (
-        <button type="button" data-testid="read-on" disabled={running} className="underline disabled:opacity-50" onClick={() => void send(t('readOnMessage'), { from: coverage.nextSection })}>
+        <button type="button" data-testid="read-on" disabled={running} className="underline disabled:opacity-50" onClick={() => void send(t('readOnMessage'), { focus: { from: coverage.nextSection } })}>
           {t('readOn')}
         </button>
       )}
@@ -26,7 +26,7 @@ export function PageCoverage({ coverage }: { coverage: Coverage }) {
           disabled={running}
           value=""
           className="max-w-[12rem] rounded border border-line bg-bg"
-          onChange={(e) => e.target.value && void send(t('readSectionMessage', e.target.value), { heading: e.target.value })}
+          onChange={(e) => e.target.value && void send(t('readSectionMessage', e.target.value), { focus: { heading: e.target.value } })}
         >
           <option value="">{t('pickSection')}</option>
           {coverage.outline.map((heading) => (

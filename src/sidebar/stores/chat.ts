@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { hasUnfinishedTurn, type Conversation, type PageFocus, type UserError } from '../../shared/conversation';
+import { hasUnfinishedTurn, type Conversation, type PageFocus, type TabRef, type UserError } from '../../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../../shared/protocol';
 import { backgroundPort, RequestError, type BackgroundPort } from '../../ui/port';
 import { useRuns } from './runs';
@@ -13,8 +13,8 @@ export interface ChatState {
   load(): Promise<void>;
   /** Shows this conversation (another chat was picked, or the open one was deleted). */
   show(conversation: Conversation): void;
-  /** `focus`: where on a long page to read (Read on, Pick a section). */
-  send(text: string, focus?: PageFocus): Promise<boolean>;
+  /** `focus`: where on a long page to read (Read on, Pick a section); `tabs`: the tabs attached with @. */
+  send(text: string, about?: { focus?: PageFocus; tabs?: TabRef[] }): Promise<boolean>;
   /** Replaces one of the user's messages and answers it again. */
   edit(messageId: string, text: string): Promise<boolean>;
   /** The model for this chat ('' for the settings' default). */
@@ -78,8 +78,10 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
 
       show: (conversation) => set({ conversation, running: isRunning(conversation), status: undefined, notice: undefined }),
 
-      send: (text, focus) =>
-        text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text, ...(focus ? { focus } : {}) }))) : Promise.resolve(false),
+      send: (text, about = {}) =>
+        text.trim()
+          ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text, ...(about.focus ? { focus: about.focus } : {}), ...(about.tabs?.length ? { tabs: about.tabs } : {}) })))
+          : Promise.resolve(false),
 
       edit: (messageId, text) =>
         text.trim() ? attempt(async (conversationId) => void (await port.request({ type: 'chat/edit', conversationId, messageId, text }))) : Promise.resolve(false),

@@ -121,7 +121,7 @@ describe('through the chat, against the scripted model', () => {
 
     // Read on continues after the last section that was sent.
     server.script({ text: 'More of it.' });
-    await chat.send(conversation.id, 'Read on', 'sidebar', { from: answer.page!.nextSection! });
+    await chat.send(conversation.id, 'Read on', 'sidebar', { focus: { from: answer.page!.nextSection! } });
     await settled(chat, conversation.id);
     const readOn = server.chatRequests().at(-1)!.body.messages[0].content as string;
     // The first answer sent the start of the page and chapter 19; reading on starts where the start ended.

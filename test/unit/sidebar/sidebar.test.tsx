@@ -129,6 +129,39 @@ describe('the composer', () => {
     expect(composer().value).toBe('');
   });
 
+  test('@ opens the window’s tabs; the keys pick one, All tabs adds the rest, chips can be removed, and the message carries them', async () => {
+    background.handlers['tabs/list'] = () => [
+      { id: 11, title: 'Kettle at Shop A', url: 'https://shop-a.example/', active: true },
+      { id: 12, title: 'Kettle at Shop B', url: 'https://shop-b.example/', active: false },
+      { id: 13, title: 'Add-ons', url: 'https://addons.mozilla.org/', active: false, restriction: 'Firefox does not let extensions act on addons.mozilla.org.' },
+    ];
+    await renderApp();
+    const type = (value: string) => fireEvent.change(composer(), { target: { value, selectionStart: value.length } });
+    type('Compare @shop');
+    const menu = await screen.findByTestId('tab-menu');
+    await waitFor(() => expect(within(menu).getAllByTestId('tab-option').map((o) => o.textContent)).toEqual(['All tabs in this window', 'Kettle at Shop A (current)', 'Kettle at Shop B']));
+    fireEvent.keyDown(composer(), { key: 'ArrowDown' });
+    fireEvent.keyDown(composer(), { key: 'ArrowDown' });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    expect(screen.queryByTestId('tab-menu')).toBeNull();
+    expect(composer().value).toBe('Compare ');
+    expect(background.sent('chat/send')).toEqual([]);
+    expect(screen.getAllByTestId('tab-chip').map((c) => c.textContent)).toEqual(['Kettle at Shop B×']);
+    // "All tabs" adds every readable tab once; the one FoxAgent cannot read is shown but not taken.
+    type('Compare @');
+    const all = await screen.findByTestId('tab-menu');
+    await waitFor(() => expect(within(all).getAllByTestId('tab-option').at(-1)!.getAttribute('aria-disabled')).toBe('true'));
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    expect(screen.getAllByTestId('tab-chip').map((c) => c.textContent)).toEqual(['Kettle at Shop B×', 'Kettle at Shop A×']);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove “Kettle at Shop A”' }));
+    type('Compare prices');
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    await waitFor(() =>
+      expect(background.sent('chat/send')).toEqual([{ type: 'chat/send', conversationId: 'c1', text: 'Compare prices', tabs: [{ id: 12, title: 'Kettle at Shop B', url: 'https://shop-b.example/' }] }]),
+    );
+    expect(screen.queryByTestId('tab-chip')).toBeNull();
+  });
+
   test('text the background could not take comes back into the composer, with the error shown', async () => {
     background.handlers['chat/send'] = () => {
       throw new FakeFailure({ code: 'bad_request', message: 'FoxAgent is still working on this chat. Stop it first.' });

@@ -1,0 +1,122 @@
+/**
+ * Questions over several tabs, through the real chat service, page access, router and provider
+ * against the scripted model server: tabs attached to a message, and tabs named in words, are each
+ * read and fenced under their own label in one request; words that fit several sets of tabs get
+ * a question back and no model call; a task about chosen tabs may act only in them.
+ */
+import { ChatService } from '../../../src/background/chat-service';
+import { ConversationStore } from '../../../src/background/conversations';
+import { createPageAccess } from '../../../src/background/page/active-page';
+import type { PageReader } from '../../../src/background/page/page-reader';
+import type { UserMessage } from '../../../src/shared/conversation';
+import type { PageSnapshot } from '../../../src/shared/page-snapshot';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { allowAll, pageWorld, routerFor } from '../../support/agent-fixtures';
+import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import { MemoryStorage } from '../../support/memory-storage';
+
+let server: LlmServer;
+beforeAll(async () => {
+  server = await startLlmServer({ models: [{ name: 'qwen3:4b', tools: true, contextLength: 32768 }] });
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const TABS = [
+  { id: 11, url: 'https://shop-a.example/kettle', title: 'Kettle at Shop A', text: 'Steel kettle. Price: 39.90 EUR. Delivery in 2 days.' },
+  { id: 12, url: 'https://shop-b.example/kettle', title: 'Kettle at Shop B', text: 'Steel kettle. Price: 34.50 EUR. Delivery in 5 days.' },
+  { id: 13, url: 'https://news.example/', title: 'News', text: 'Headlines of the day.' },
+];
+
+function setup(tabs = TABS.slice(0, 2), selected: number[] = []) {
+  const store = new ConversationStore(new MemoryStorage());
+  const reads: number[] = [];
+  const reader = {
+    read: async (tabId: number) => {
+      reads.push(tabId);
+      const tab = tabs.find((t) => t.id === tabId)!;
+      const snapshot: PageSnapshot = { url: tab.url, title: tab.title, text: tab.text, elements: [], frames: [], truncated: { text: false, elements: false, totalTextChars: tab.text.length, totalElements: 0 }, source: 'readability' };
+      return { snapshot, rendered: tab.text, fromCache: false };
+    },
+  } as unknown as PageReader;
+  const lookup = {
+    query: async (filter: { active?: boolean }) =>
+      tabs.filter((t, i) => !filter.active || i === 0).map((t, i) => ({ id: t.id, url: t.url, title: t.title, windowId: 1, active: i === 0, highlighted: selected.includes(t.id) })),
+  };
+  const world = pageWorld();
+  const chat = new ChatService({
+    store,
+    emit: () => undefined,
+    session: async () => ({ router: routerFor(server.url, 'ollama'), settings: { ...DEFAULT_SETTINGS, provider: { ...DEFAULT_SETTINGS.provider, baseUrl: server.url, model: 'qwen3:4b' } }, model: 'qwen3:4b' }),
+    tools: world.tools,
+    gate: allowAll,
+    page: createPageAccess(lookup, reader, 'moz-extension://foxagent'),
+    saveIntervalMs: 0,
+  });
+  return { store, chat, reads };
+}
+async function settled(chat: ChatService, id: string) {
+  for (let i = 0; i < 400 && chat.isRunning(id); i++) await new Promise((r) => setTimeout(r, 5));
+}
+const ref = ({ id, title, url }: (typeof TABS)[number]) => ({ id, title, url });
+
+test('two attached tabs are both read and each fenced under its own label in the one request', async () => {
+  const { store, chat, reads } = setup(TABS);
+  server.script({ text: 'Tab 1 (Shop A): 39.90 EUR, 2 days. Tab 2 (Shop B): 34.50 EUR, 5 days.' });
+  const conversation = await store.create();
+  await chat.send(conversation.id, 'Compare the price and delivery time', 'sidebar', { tabs: [ref(TABS[0]!), ref(TABS[1]!)] });
+  await settled(chat, conversation.id);
+  expect(reads.sort()).toEqual([11, 12]);
+  expect(server.chatRequests()).toHaveLength(1);
+  const system = server.chatRequests()[0]!.body.messages[0].content as string;
+  expect(system).toMatch(/Tab 1\nTitle: Kettle at Shop A[\s\S]*39\.90 EUR[\s\S]*Tab 2\nTitle: Kettle at Shop B[\s\S]*34\.50 EUR/);
+  expect(system).toContain('say which tab each fact comes from');
+  expect(system).not.toContain('Headlines');
+  const saved = await store.get(conversation.id);
+  expect((saved!.messages[0] as UserMessage).tabs?.map((t) => t.id)).toEqual([11, 12]);
+});
+
+test('"these two tabs" is resolved to the window’s two tabs and recorded on the message', async () => {
+  const { store, chat } = setup();
+  server.script({ text: 'Shop B is cheaper.' });
+  const conversation = await store.create();
+  await chat.send(conversation.id, 'Which of these two tabs is cheaper?');
+  await settled(chat, conversation.id);
+  const system = server.chatRequests()[0]!.body.messages[0].content as string;
+  expect(system).toContain('39.90 EUR');
+  expect(system).toContain('34.50 EUR');
+  const saved = await store.get(conversation.id);
+  expect((saved!.messages[0] as UserMessage).tabs?.map((t) => t.title)).toEqual(['Kettle at Shop A', 'Kettle at Shop B']);
+});
+
+test('words that fit several sets of tabs get a question back, with no model call; selected tabs settle it', async () => {
+  const { store, chat } = setup(TABS);
+  const conversation = await store.create();
+  await chat.send(conversation.id, 'Which of these two tabs is cheaper?');
+  await settled(chat, conversation.id);
+  expect(server.chatRequests()).toHaveLength(0);
+  const saved = await store.get(conversation.id);
+  expect(saved!.messages.at(-1)).toMatchObject({ role: 'assistant', status: 'complete', content: expect.stringContaining('Which 2 tabs do you mean?') });
+
+  const chosen = setup(TABS, [11, 12]);
+  server.script({ text: 'Shop B.' });
+  const again = await chosen.store.create();
+  await chosen.chat.send(again.id, 'Which of these two tabs is cheaper?');
+  await settled(chosen.chat, again.id);
+  expect(chosen.reads.sort()).toEqual([11, 12]);
+});
+
+test('a task about chosen tabs starts in the first of them and may work only there', async () => {
+  const { store, chat } = setup(TABS);
+  server.script({ toolCalls: [{ name: 'read_page', arguments: {} }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'Read.' } }] });
+  const conversation = await store.create();
+  const runs: { tabs?: readonly number[] }[] = [];
+  chat.runs.subscribe(() => runs.push(...chat.runs.list().map((r) => ({ ...r, tabs: chat.runs.get(r.id)?.scope.allowedTabs ? [...chat.runs.get(r.id)!.scope.allowedTabs!] : undefined }))));
+  await chat.send(conversation.id, 'Click the cheapest kettle', 'sidebar', { tabs: [ref(TABS[1]!)] });
+  await settled(chat, conversation.id);
+  expect(runs[0]!.tabs).toEqual([12]);
+  const system = server.chatRequests()[0]!.body.messages[0].content as string;
+  expect(system).toContain('work only in them');
+  expect(system).toContain('tab_id=12');
+  expect(system).toContain('34.50 EUR');
+});
