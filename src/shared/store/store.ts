@@ -36,6 +36,13 @@ export const drop = (record: StoreRecord<unknown>): Change => ({ key: record.key
 const REMOVED = Symbol('removed');
 type Pending = Map<string, unknown>;
 
+/** One caller's changes in a coalesced write, and how to tell it the outcome. */
+interface Group {
+  changes: Change[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 const warn = (problem: StoreProblem) => console.warn(`FoxAgent storage: “${problem.key}” ${problem.message}`);
 
 /**
@@ -43,14 +50,18 @@ const warn = (problem: StoreProblem) => console.warn(`FoxAgent storage: “${pro
  * and read as its fallback; it never throws). Writes are coalesced: every change made while the
  * previous write is still landing (or in the same tick) goes out as one `storage.set`, in order,
  * and each caller's promise settles when its change has landed, or rejects with storage's error.
- * Reads see changes still on their way. Migrations, when given, run before anything else.
+ * When storage refuses a coalesced write (full), each caller's changes are tried again on their
+ * own, in order, so one caller's refused write costs no other caller theirs. Reads see changes
+ * still on their way. Migrations, when given, run before anything else.
  */
 export class Store {
   /** Changes not yet handed to storage. */
   private pending: Pending = new Map();
   /** Changes handed to storage whose write has not finished. */
   private landing: Pending = new Map();
-  private next: Promise<void> | undefined;
+  /** The callers whose changes wait in `pending`. */
+  private groups: Group[] | undefined;
+  /** The end of the last write queued; never rejects. */
   private last: Promise<void>;
   private readonly report: (problem: StoreProblem) => void;
   readonly ready: Promise<void>;
@@ -82,8 +93,13 @@ export class Store {
   /** Applies the changes together (one `storage.set`, then the removals), coalesced with others. */
   write(...changes: Change[]): Promise<void> {
     for (const change of changes) this.pending.set(change.key, 'remove' in change ? REMOVED : change.value);
-    this.next ??= this.last.then(() => this.flush());
-    return this.next;
+    return new Promise<void>((resolve, reject) => {
+      if (!this.groups) {
+        const groups: Group[] = (this.groups = []);
+        this.last = this.last.then(() => this.flush(groups));
+      }
+      this.groups.push({ changes, resolve, reject });
+    });
   }
 
   /** Calls `listener` when another context (or this one) changes the record. */
@@ -107,26 +123,31 @@ export class Store {
     return (await this.area.get(key))[key];
   }
 
-  private async flush(): Promise<void> {
-    this.next = undefined;
+  private async flush(groups: Group[]): Promise<void> {
+    this.groups = undefined;
     this.landing = this.pending;
     this.pending = new Map();
-    const sets: Record<string, unknown> = {};
-    const removals: string[] = [];
-    for (const [key, value] of this.landing) {
-      if (value === REMOVED) removals.push(key);
-      else sets[key] = value;
-    }
-    const done = (async () => {
-      if (Object.keys(sets).length) await this.area.set(sets);
-      for (const key of removals) await this.area.remove(key);
-    })();
-    this.last = done.catch(() => undefined);
     try {
-      await done;
+      await this.apply(this.landing);
+      for (const group of groups) group.resolve();
+    } catch (error) {
+      if (groups.length === 1) groups[0]!.reject(error);
+      else for (const group of groups) await this.apply(new Map(group.changes.map((c) => [c.key, 'remove' in c ? REMOVED : c.value]))).then(group.resolve, group.reject);
     } finally {
       this.landing = new Map();
     }
+  }
+
+  /** One `storage.set` with every value, then the removals. */
+  private async apply(changes: Pending): Promise<void> {
+    const sets: Record<string, unknown> = {};
+    const removals: string[] = [];
+    for (const [key, value] of changes) {
+      if (value === REMOVED) removals.push(key);
+      else sets[key] = value;
+    }
+    if (Object.keys(sets).length) await this.area.set(sets);
+    for (const key of removals) await this.area.remove(key);
   }
 }
 

@@ -12,13 +12,12 @@ class SlowStorage extends MemoryStorage {
   sets: Record<string, unknown>[] = [];
   private gates: (() => void)[] = [];
   hold = false;
-  failNext: Error | undefined;
+  /** Writes holding this key are refused, as a full storage refuses a big value. */
+  refuse: string | undefined;
   override async set(items: Record<string, unknown>): Promise<void> {
     this.sets.push(items);
     if (this.hold) await new Promise<void>((resolve) => this.gates.push(resolve));
-    const failure = this.failNext;
-    this.failNext = undefined;
-    if (failure) throw failure;
+    if (this.refuse !== undefined && this.refuse in items) throw new Error('QuotaExceededError');
     return super.set(items);
   }
   release() {
@@ -132,17 +131,32 @@ describe('coalesced writes', () => {
     expect(await store.read(RECORDS.conversation('a'))).toBeUndefined();
   });
 
-  test('a write storage refuses rejects for every caller in it, is not kept, and the next write goes through', async () => {
+  test('a write storage refuses rejects for its caller, is not kept, and the next write goes through', async () => {
     const storage = new SlowStorage();
     const store = new Store(storage);
-    storage.failNext = new Error('QuotaExceededError');
-    const a = store.set(RECORDS.draft, 'lost');
-    const b = store.set(RECORDS.sensitiveSites, ['https://c.example']);
-    await expect(a).rejects.toThrow('QuotaExceededError');
-    await expect(b).rejects.toThrow('QuotaExceededError');
+    storage.refuse = KEYS.draft;
+    await expect(store.set(RECORDS.draft, 'lost')).rejects.toThrow('QuotaExceededError');
     expect(await store.read(RECORDS.draft)).toBe('');
+    storage.refuse = undefined;
     await store.set(RECORDS.draft, 'kept');
     expect(storage.data.get(KEYS.draft)).toBe('kept');
+  });
+
+  test('one caller’s refused change costs the others in the same write nothing: theirs are tried alone and land', async () => {
+    const storage = new SlowStorage();
+    const store = new Store(storage);
+    storage.refuse = KEYS.conversation('big');
+    const before = store.set(RECORDS.sensitiveSites, ['https://a.example']);
+    const big = store.write(put(RECORDS.conversation('big'), { id: 'big', title: '', createdAt: 1, updatedAt: 1, messages: [] }), put(RECORDS.activeConversation, 'big'));
+    const after = store.set(RECORDS.draft, 'typed');
+    await expect(big).rejects.toThrow('QuotaExceededError');
+    await expect(Promise.all([before, after])).resolves.toBeDefined();
+    expect(storage.sets[0]).toEqual(expect.objectContaining({ sensitiveSites: ['https://a.example'], composerDraft: 'typed' }));
+    expect(storage.data.get(KEYS.sensitiveSites)).toEqual(['https://a.example']);
+    expect(storage.data.get(KEYS.draft)).toBe('typed');
+    // The refused caller's changes are not kept, not even the part storage would have taken.
+    expect(storage.data.has(KEYS.conversation('big'))).toBe(false);
+    expect(storage.data.has(KEYS.activeConversation)).toBe(false);
   });
 
   test('a page follows a record another context writes, and stops when it unsubscribes', () => {
