@@ -40,7 +40,7 @@ const fill = defineTool({
 });
 const tools = new ToolRegistry([fill]);
 const gate: PermissionGate = { decide: async () => ({ allowed: true, by: 'policy' }) };
-const storage = { data: {} as Record<string, unknown>, async get(k: string) { return { [k]: this.data[k] }; }, async set(items: Record<string, unknown>) { Object.assign(this.data, items); } };
+const storage = { data: {} as Record<string, unknown>, async get(k: string) { return { [k]: this.data[k] }; }, async set(items: Record<string, unknown>) { Object.assign(this.data, items); }, async remove(k: string) { delete this.data[k]; } };
 const router = new LlmRouter({ provider, textModeCache: new TextModeCache(storage), cacheKey: (m) => m });
 
 async function loopSteps(): Promise<number[]> {

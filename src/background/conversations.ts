@@ -1,20 +1,9 @@
-import { ConversationSchema, emptyConversation, hasUnfinishedTurn, type Conversation } from '../shared/conversation';
+import { emptyConversation, hasUnfinishedTurn, type Conversation } from '../shared/conversation';
 import type { ConversationSummary } from '../shared/protocol';
+import { drop, MAX_CONVERSATIONS, put, RECORDS, rollOff, storeOf, type Change, type Store, type StoreOrArea } from '../shared/store';
 import { interruptTurn } from './interrupted';
 
-export interface ConversationStorage {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
-const INDEX_KEY = 'conversationIndex';
-const ACTIVE_KEY = 'activeConversationId';
-/** Conversations with a turn under way when last saved: the ones to look at after a restart. */
-const UNFINISHED_KEY = 'unfinishedConversations';
-const KEY = (id: string) => `conversation:${id}`;
-/** Old conversations roll off past this many, so storage stays bounded. */
-export const MAX_CONVERSATIONS = 200;
+export { MAX_CONVERSATIONS } from '../shared/store';
 
 /**
  * Conversations in extension storage: one key per conversation plus an index of summaries
@@ -34,10 +23,14 @@ export class ConversationStore {
   /** Start-up recovery; reads wait for it, so no turn starts on a conversation being repaired. */
   private recovering: Promise<unknown> = Promise.resolve();
 
+  private readonly store: Store;
+
   constructor(
-    private readonly storage: ConversationStorage,
+    storage: StoreOrArea,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.store = storeOf(storage);
+  }
 
   async get(id: string): Promise<Conversation | undefined> {
     await this.recovering;
@@ -46,14 +39,14 @@ export class ConversationStore {
 
   /** The conversation the user last had open, or a new empty one. */
   async active(): Promise<Conversation> {
-    const id = (await this.storage.get(ACTIVE_KEY))[ACTIVE_KEY];
-    const found = typeof id === 'string' ? await this.get(id) : undefined;
+    const id = await this.store.read(RECORDS.activeConversation);
+    const found = id !== undefined ? await this.get(id) : undefined;
     return found ?? this.create();
   }
 
   async open(id: string): Promise<Conversation | undefined> {
     const found = await this.get(id);
-    if (found) await this.exclusive(() => this.storage.set({ [ACTIVE_KEY]: id }));
+    if (found) await this.exclusive(() => this.store.set(RECORDS.activeConversation, id));
     return found;
   }
 
@@ -83,8 +76,11 @@ export class ConversationStore {
       const state = await this.load();
       state.index = state.index.filter((s) => s.id !== id);
       const unfinished = state.unfinished.delete(id);
-      await this.storage.set({ [INDEX_KEY]: state.index, ...(unfinished ? { [UNFINISHED_KEY]: [...state.unfinished] } : {}) });
-      await this.storage.remove(KEY(id));
+      await this.store.write(
+        put(RECORDS.conversationIndex, state.index),
+        ...(unfinished ? [put(RECORDS.unfinishedConversations, [...state.unfinished])] : []),
+        drop(RECORDS.conversation(id)),
+      );
     });
   }
 
@@ -115,9 +111,9 @@ export class ConversationStore {
   recoverInterrupted(): Promise<Conversation[]> {
     const run = this.exclusive(async () => {
       const state = await this.load();
-      const active = (await this.storage.get(ACTIVE_KEY))[ACTIVE_KEY];
+      const active = await this.store.read(RECORDS.activeConversation);
       // The open chat is looked at too: it may have been left running before this was tracked.
-      const ids = new Set([...state.unfinished, ...(typeof active === 'string' ? [active] : [])]);
+      const ids = new Set([...state.unfinished, ...(active !== undefined ? [active] : [])]);
       const changed: Conversation[] = [];
       for (const id of ids) {
         const conversation = await this.read(id);
@@ -128,7 +124,7 @@ export class ConversationStore {
       }
       if (state.unfinished.size) {
         state.unfinished.clear();
-        await this.storage.set({ [UNFINISHED_KEY]: [] });
+        await this.store.set(RECORDS.unfinishedConversations, []);
       }
       return changed;
     });
@@ -140,11 +136,10 @@ export class ConversationStore {
     if (this.deleted.has(id)) return undefined;
     const cached = this.cache.get(id);
     if (cached) return cached;
-    const stored = (await this.storage.get(KEY(id)))[KEY(id)];
-    const parsed = ConversationSchema.safeParse(stored);
-    if (!parsed.success || this.deleted.has(id)) return undefined;
-    this.cache.set(id, parsed.data);
-    return parsed.data;
+    const stored = await this.store.read(RECORDS.conversation(id));
+    if (!stored || this.deleted.has(id)) return undefined;
+    this.cache.set(id, stored);
+    return stored;
   }
 
   private write(conversation: Conversation, options: { open: boolean }): Promise<void> {
@@ -158,35 +153,26 @@ export class ConversationStore {
   private async persist(conversation: Conversation, { open }: { open: boolean }): Promise<void> {
     if (this.deleted.has(conversation.id)) return;
     const state = await this.load();
-    const index = [summaryOf(conversation), ...state.index.filter((s) => s.id !== conversation.id)];
-    const dropped = index.splice(MAX_CONVERSATIONS);
+    const { kept: index, dropped } = rollOff([summaryOf(conversation), ...state.index.filter((s) => s.id !== conversation.id)], MAX_CONVERSATIONS);
     const unfinished = new Set(state.unfinished);
     for (const { id } of dropped) unfinished.delete(id);
     if (hasUnfinishedTurn(conversation)) unfinished.add(conversation.id);
     else unfinished.delete(conversation.id);
     const unfinishedChanged = unfinished.size !== state.unfinished.size || [...unfinished].some((id) => !state.unfinished.has(id));
-    await this.storage.set({
-      [KEY(conversation.id)]: conversation,
-      [INDEX_KEY]: index,
-      ...(unfinishedChanged ? { [UNFINISHED_KEY]: [...unfinished] } : {}),
-      ...(open ? { [ACTIVE_KEY]: conversation.id } : {}),
-    });
+    const changes: Change[] = [put(RECORDS.conversation(conversation.id), conversation), put(RECORDS.conversationIndex, index)];
+    if (unfinishedChanged) changes.push(put(RECORDS.unfinishedConversations, [...unfinished]));
+    if (open) changes.push(put(RECORDS.activeConversation, conversation.id));
+    await this.store.write(...changes, ...dropped.map(({ id }) => drop(RECORDS.conversation(id))));
     // Only what reached storage becomes the known state.
     Object.assign(state, { index, unfinished });
-    for (const { id } of dropped) {
-      this.cache.delete(id);
-      await this.storage.remove(KEY(id));
-    }
+    for (const { id } of dropped) this.cache.delete(id);
   }
 
   private async load(): Promise<NonNullable<ConversationStore['state']>> {
     if (!this.state) {
-      const index = (await this.storage.get(INDEX_KEY))[INDEX_KEY];
-      const unfinished = (await this.storage.get(UNFINISHED_KEY))[UNFINISHED_KEY];
-      this.state ??= {
-        index: Array.isArray(index) ? index.filter(isSummary) : [],
-        unfinished: new Set(Array.isArray(unfinished) ? unfinished.filter((id): id is string => typeof id === 'string') : []),
-      };
+      const index = await this.store.read(RECORDS.conversationIndex);
+      const unfinished = await this.store.read(RECORDS.unfinishedConversations);
+      this.state ??= { index, unfinished: new Set(unfinished) };
     }
     return this.state;
   }
@@ -201,8 +187,4 @@ export class ConversationStore {
 
 function summaryOf(c: Conversation): ConversationSummary {
   return { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messages.length };
-}
-
-function isSummary(value: unknown): value is ConversationSummary {
-  return typeof value === 'object' && value !== null && typeof (value as ConversationSummary).id === 'string';
 }

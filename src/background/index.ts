@@ -1,7 +1,8 @@
 /** Background composition root: builds the services and wires them to the browser. Nothing else. */
 import browser from 'webextension-polyfill';
 import type { BgToUiEvent } from '../shared/protocol';
-import { loadSettings } from '../shared/settings';
+import { loadSettings } from '../shared/settings-store';
+import { MIGRATIONS, RECORDS, Store } from '../shared/store';
 import { ChatService } from './chat-service';
 import { ConversationStore } from './conversations';
 import { createHandlers, dispatch } from './message-handler';
@@ -19,7 +20,8 @@ import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
 import { createToolRegistry } from './tools';
 
-const storage = browser.storage.local;
+// The one store over extension storage; its layout is migrated before anything reads it.
+const store = new Store(browser.storage.local, { migrations: MIGRATIONS, changes: browser.storage.onChanged });
 const extensionOrigin = browser.runtime.getURL('').replace(/\/$/, '');
 const emit = (event: BgToUiEvent) => hub.broadcast(event);
 
@@ -27,11 +29,11 @@ const agent = new TabAgent(browser.tabs);
 const reader = new PageReader(agent, new PageCache());
 const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms) });
 
-const conversations = new ConversationStore(storage);
-const sessions = createSessionFactory(storage);
+const conversations = new ConversationStore(store);
+const sessions = createSessionFactory(store);
 const prompter = new PermissionPrompter(emit);
-const policies = new PolicyStore(storage);
-const audit = new AuditLog(storage);
+const policies = new PolicyStore(store);
+const audit = new AuditLog(store);
 const gate = new PolicyGate({
   store: policies,
   prompter,
@@ -50,7 +52,7 @@ const chat = new ChatService({
 const handlers = createHandlers({
   chat,
   conversations,
-  settingsStore: storage,
+  settingsStore: store,
   currentProvider: sessions.provider,
   prompter,
   policies,
@@ -64,7 +66,7 @@ const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers
 
 const guardOllamaOrigin = createOriginGuard(browser.webRequest, extensionOrigin);
 async function applySettings() {
-  const settings = await loadSettings(storage);
+  const settings = await loadSettings(store);
   guardOllamaOrigin(settings.provider.kind === 'ollama' ? settings.provider.baseUrl : undefined);
 }
 
@@ -72,9 +74,7 @@ async function applySettings() {
 void conversations.recoverInterrupted().then((changed) => changed.forEach((conversation) => emit({ type: 'conversation/updated', conversation })), () => undefined);
 
 browser.runtime.onConnect.addListener((port) => hub.accept(port));
-browser.storage.onChanged.addListener((changes, area) => {
-  if (area === 'local' && changes.settings) void applySettings();
-});
+store.watch(RECORDS.settings, () => void applySettings());
 // Every open sidebar knows which page the chat is about, and whether FoxAgent may read it.
 const announcePage = () => void currentPage(browser.tabs, extensionOrigin).then((page) => emit({ type: 'page/current', page }), () => undefined);
 browser.tabs.onActivated.addListener(announcePage);

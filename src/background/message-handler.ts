@@ -1,5 +1,7 @@
 import type { CurrentPage, OpenTab, UiReplyMap, UiRequestType, UiToBgRequest } from '../shared/protocol';
-import { loadSettings, saveSettings, withoutKey, type KeyValueStore, type Settings } from '../shared/settings';
+import { withoutKey, type Settings } from '../shared/settings';
+import { loadSettings, saveSettings } from '../shared/settings-store';
+import type { StoreOrArea } from '../shared/store';
 import type { ChatService } from './chat-service';
 import type { ConversationStore } from './conversations';
 import type { LlmProvider } from './llm/types';
@@ -11,7 +13,7 @@ import type { PermissionPrompter } from './permissions/prompter';
 export interface HandlerDeps {
   chat: ChatService;
   conversations: ConversationStore;
-  settingsStore: KeyValueStore;
+  settingsStore: StoreOrArea;
   currentProvider(): Promise<LlmProvider>;
   prompter: PermissionPrompter;
   policies: PolicyStore;

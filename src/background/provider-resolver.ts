@@ -1,4 +1,6 @@
-import { keyBoundTo, loadSettings, sameBaseUrl, type KeyValueStore, type Settings } from '../shared/settings';
+import { keyBoundTo, sameBaseUrl, type Settings } from '../shared/settings';
+import { loadSettings } from '../shared/settings-store';
+import { storeOf, type StoreOrArea } from '../shared/store';
 import type { Session } from './chat-service';
 import { TextModeCache } from './llm/capabilities';
 import { LlmError } from './llm/errors';
@@ -11,7 +13,8 @@ import type { LlmProvider } from './llm/types';
  * same (so what was learnt about a model is kept), and picks a model: the chosen one, or with
  * none chosen the first the server lists, so a fresh install with one local model just works.
  */
-export function createSessionFactory(store: KeyValueStore) {
+export function createSessionFactory(storage: StoreOrArea) {
+  const store = storeOf(storage);
   const textModeCache = new TextModeCache(store);
   let cached: { key: string; provider: LlmProvider; router: LlmRouter } | undefined;
 

@@ -44,38 +44,19 @@ export const DEFAULT_SETTINGS: Settings = {
   requestTimeoutMs: 120_000,
 };
 
-export const SETTINGS_KEY = 'settings';
+/** Settings as stored: fields an older or partly written copy lacks are filled in from the defaults. */
+export const StoredSettingsSchema = z.preprocess((stored) => {
+  const candidate = typeof stored === 'object' && stored !== null ? (stored as Partial<Settings>) : {};
+  return { ...DEFAULT_SETTINGS, ...candidate, provider: { ...DEFAULT_SETTINGS.provider, ...(candidate.provider ?? {}) } };
+}, SettingsSchema);
 
 /**
  * Reads settings from a stored value, falling back field by field to the defaults so that a
  * partly written or older settings object never leaves the extension unusable.
  */
 export function parseSettings(stored: unknown): Settings {
-  const candidate = typeof stored === 'object' && stored !== null ? (stored as Partial<Settings>) : {};
-  const merged = {
-    ...DEFAULT_SETTINGS,
-    ...candidate,
-    provider: { ...DEFAULT_SETTINGS.provider, ...(candidate.provider ?? {}) },
-  };
-  const parsed = SettingsSchema.safeParse(merged);
+  const parsed = StoredSettingsSchema.safeParse(stored);
   return parsed.success ? parsed.data : DEFAULT_SETTINGS;
-}
-
-/** The minimal storage surface settings need; `browser.storage.local` satisfies it. */
-export interface KeyValueStore {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-}
-
-export async function loadSettings(store: KeyValueStore): Promise<Settings> {
-  const items = await store.get(SETTINGS_KEY);
-  return parseSettings(items[SETTINGS_KEY]);
-}
-
-export async function saveSettings(store: KeyValueStore, settings: Settings, { fromOptionsPage = true }: { fromOptionsPage?: boolean } = {}): Promise<Settings> {
-  const valid = settingsToStore(await loadSettings(store), SettingsSchema.parse(settings), { fromOptionsPage });
-  await store.set({ [SETTINGS_KEY]: valid });
-  return valid;
 }
 
 /** Base URLs compared as the user means them: surrounding space and trailing slashes do not count. */

@@ -2,10 +2,9 @@
  * State that must survive failures, in real Firefox: a background restart in the middle of an
  * answer, storage refusing the first write of a turn, and the API key when the server changes.
  */
-import type { Page } from 'puppeteer-core';
 import { launchFirefox, waitFor, type FoxAgentBrowser } from '../support/firefox';
 import { startLlmServer, type LlmServer } from '../support/llm-server';
-import { configure, SidebarDriver } from '../support/sidebar-driver';
+import { configure, portRequest, SidebarDriver } from '../support/sidebar-driver';
 
 let ff: FoxAgentBrowser;
 let llm: LlmServer;
@@ -20,24 +19,6 @@ afterAll(async () => {
   await llm?.close();
 });
 beforeEach(() => llm.reset());
-
-/** Sends one request over the sidebar's own Port, as the page's code does, and returns the reply. */
-function portRequest(page: Page, body: object): Promise<{ value?: unknown; error?: unknown }> {
-  return page.evaluate(
-    (b) =>
-      new Promise((resolve) => {
-        const api = (globalThis as unknown as { browser: { runtime: { connect(o: object): { postMessage(m: unknown): void; onMessage: { addListener(f: (m: { kind: string; id: number }) => void): void }; disconnect(): void } } } }).browser;
-        const port = api.runtime.connect({ name: 'sidebar' });
-        port.onMessage.addListener((message) => {
-          if (message.kind !== 'reply' || message.id !== 424242) return;
-          port.disconnect();
-          resolve(message);
-        });
-        port.postMessage({ kind: 'request', id: 424242, body: b });
-      }),
-    body,
-  ) as Promise<{ value?: unknown; error?: unknown }>;
-}
 
 test('a background restart mid-answer leaves the chat interrupted with Retry; Send works and Retry brings the answer', async () => {
   await configure(sidebar.page, { kind: 'ollama', baseUrl: llm.url, model: 'llama3.2:3b' });

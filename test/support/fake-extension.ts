@@ -94,6 +94,10 @@ export function installFakeExtension(handlers: FakeHandlers = {}): FakeBackgroun
           const changes = Object.fromEntries(Object.entries(items).map(([k, v]) => [k, { newValue: v }]));
           for (const l of storageListeners) l(changes, 'local');
         },
+        remove: async (key: string) => {
+          storage.delete(key);
+          for (const l of storageListeners) l({ [key]: {} }, 'local');
+        },
       },
       onChanged: {
         addListener: (l: (changes: Record<string, { newValue?: unknown }>, area: string) => void) => storageListeners.add(l),

@@ -21,6 +21,24 @@ export async function configure(page: Page, patch: ProviderPatch): Promise<void>
   }, settings);
 }
 
+/** Sends one request over the sidebar's own Port, as the page's code does, and returns the reply. */
+export function portRequest(page: Page, body: object): Promise<{ value?: unknown; error?: unknown }> {
+  return page.evaluate(
+    (b) =>
+      new Promise((resolve) => {
+        const api = (globalThis as unknown as { browser: { runtime: { connect(o: object): { postMessage(m: unknown): void; onMessage: { addListener(f: (m: { kind: string; id: number }) => void): void }; disconnect(): void } } } }).browser;
+        const port = api.runtime.connect({ name: 'sidebar' });
+        port.onMessage.addListener((message) => {
+          if (message.kind !== 'reply' || message.id !== 424242) return;
+          port.disconnect();
+          resolve(message);
+        });
+        port.postMessage({ kind: 'request', id: 424242, body: b });
+      }),
+    body,
+  ) as Promise<{ value?: unknown; error?: unknown }>;
+}
+
 export class SidebarDriver {
   constructor(readonly page: Page) {}
 

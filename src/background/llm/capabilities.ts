@@ -1,4 +1,5 @@
 import type { ProviderKind } from '../../shared/settings';
+import { MAX_TEXT_MODE_MODELS, RECORDS, rollOff, storeOf, type Store, type StoreOrArea } from '../../shared/store';
 
 /** What a model can do, and how sure we are. */
 export interface ModelCapabilities {
@@ -42,21 +43,21 @@ export function capabilitiesFromTable(model: string): ModelCapabilities {
   return hit ? { ...hit[1], source: 'table' } : { contextLength: DEFAULT_CONTEXT_LENGTH, source: 'default' };
 }
 
-export interface CapabilityStorage {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-}
-
-const CACHE_KEY = 'textToolModels';
-
 /**
  * Remembers which models rejected native tools, so later turns go straight to text tool calls.
- * Kept in storage: the lesson survives a browser restart.
+ * Kept in storage: the lesson survives a browser restart. Bounded: the models learnt longest ago
+ * roll off past `MAX_TEXT_MODE_MODELS`.
  */
 export class TextModeCache {
   private loaded: Record<string, number> | undefined;
+  private readonly store: Store;
 
-  constructor(private readonly storage: CapabilityStorage) {}
+  constructor(
+    storage: StoreOrArea,
+    private readonly max = MAX_TEXT_MODE_MODELS,
+  ) {
+    this.store = storeOf(storage);
+  }
 
   static keyOf(kind: ProviderKind, baseUrl: string, model: string): string {
     return `${kind}|${baseUrl.replace(/\/+$/, '')}|${model}`;
@@ -67,16 +68,15 @@ export class TextModeCache {
   }
 
   async add(key: string, now = Date.now()): Promise<void> {
-    const all = { ...(await this.all()), [key]: now };
+    const rest = Object.entries(await this.all()).filter(([k]) => k !== key);
+    const newestFirst = [[key, now] as const, ...rest.sort((a, b) => b[1] - a[1])];
+    const all = Object.fromEntries(rollOff(newestFirst, this.max).kept);
     this.loaded = all;
-    await this.storage.set({ [CACHE_KEY]: all });
+    await this.store.set(RECORDS.textToolModels, all);
   }
 
   private async all(): Promise<Record<string, number>> {
-    if (!this.loaded) {
-      const stored = (await this.storage.get(CACHE_KEY))[CACHE_KEY];
-      this.loaded = stored && typeof stored === 'object' ? (stored as Record<string, number>) : {};
-    }
+    this.loaded ??= await this.store.read(RECORDS.textToolModels);
     return this.loaded;
   }
 }

@@ -1,23 +1,9 @@
 import type { AuditEntry } from '../../shared/permissions';
+import { drop, MAX_AUDIT_BYTES, MAX_AUDIT_ENTRIES, put, RECORDS, storeOf, type AuditIndex, type Change, type Store, type StoreOrArea } from '../../shared/store';
 import { argsForLog, textForLog } from './redact';
 
 export { auditToCsv, type AuditEntry } from '../../shared/permissions';
-
-export interface AuditStorage {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
-/** The list of segments; each segment is stored under its own key. */
-const INDEX_KEY = 'auditIndex';
-const SEGMENT_KEY = (id: number) => `audit:${id}`;
-/** Where the previous version kept the whole log as one array. */
-const LEGACY_KEY = 'auditLog';
-
-export const MAX_AUDIT_ENTRIES = 2000;
-/** The log's size bound, as stored (JSON). */
-export const MAX_AUDIT_BYTES = 1024 * 1024;
+export { MAX_AUDIT_BYTES, MAX_AUDIT_ENTRIES } from '../../shared/store';
 /**
  * A segment is closed at this many entries (fewer for a small log, so the count bound stays
  * close: at most 1/20 of it rolls off at once) or bytes; an append rewrites only the open one.
@@ -25,16 +11,7 @@ export const MAX_AUDIT_BYTES = 1024 * 1024;
 const SEGMENT_ENTRIES = 50;
 const SEGMENT_BYTES = 32 * 1024;
 
-interface Segment {
-  id: number;
-  count: number;
-  bytes: number;
-}
-
-interface Index {
-  next: number;
-  segments: Segment[];
-}
+type Index = AuditIndex;
 
 /**
  * Every tool invocation, newest last. Entries are stored bounded (arguments cut short, URLs
@@ -50,11 +27,14 @@ export class AuditLog {
   private writing: Promise<void> = Promise.resolve();
   private nextWrite: Promise<void> | undefined;
 
+  private readonly store: Store;
+
   constructor(
-    private readonly storage: AuditStorage,
+    storage: StoreOrArea,
     private readonly max = MAX_AUDIT_ENTRIES,
     private readonly maxBytes = MAX_AUDIT_BYTES,
   ) {
+    this.store = storeOf(storage);
     this.segmentEntries = Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(max / 20)));
   }
 
@@ -85,7 +65,7 @@ export class AuditLog {
     if (!this.nextWrite) {
       this.nextWrite = this.serial(async () => {
         this.nextWrite = undefined;
-        await this.store(this.queued.splice(0));
+        await this.save(this.queued.splice(0));
       });
     }
     return this.nextWrite;
@@ -98,12 +78,11 @@ export class AuditLog {
       const ids = index.segments.map((s) => s.id);
       this.index = { next: index.next, segments: [] };
       this.contents.clear();
-      await this.storage.set({ [INDEX_KEY]: this.index });
-      for (const id of ids) await this.storage.remove(SEGMENT_KEY(id));
+      await this.store.write(put(RECORDS.auditIndex, this.index), ...ids.map((id) => drop(RECORDS.auditSegment(id))));
     });
   }
 
-  private async store(entries: AuditEntry[]): Promise<void> {
+  private async save(entries: AuditEntry[]): Promise<void> {
     const index = await this.loadIndex();
     const segments = index.segments.map((s) => ({ ...s }));
     let next = index.next;
@@ -127,22 +106,18 @@ export class AuditLog {
     const dropped: number[] = [];
     const total = (key: 'count' | 'bytes') => segments.reduce((sum, s) => sum + s[key], 0);
     while (segments.length > 1 && (total('count') > this.max || total('bytes') + indexBytes() > this.maxBytes)) dropped.push(segments.shift()!.id);
-    const writes: Record<string, unknown> = { [INDEX_KEY]: { next, segments } };
-    for (const [id, content] of changed) if (!dropped.includes(id)) writes[SEGMENT_KEY(id)] = content;
-    await this.storage.set(writes);
+    const writes: Change[] = [put(RECORDS.auditIndex, { next, segments })];
+    for (const [id, content] of changed) if (!dropped.includes(id)) writes.push(put(RECORDS.auditSegment(id), content));
+    await this.store.write(...writes, ...dropped.map((id) => drop(RECORDS.auditSegment(id))));
     this.index = { next, segments };
     for (const [id, content] of changed) this.contents.set(id, content);
-    for (const id of dropped) {
-      this.contents.delete(id);
-      await this.storage.remove(SEGMENT_KEY(id));
-    }
+    for (const id of dropped) this.contents.delete(id);
   }
 
   private async segment(id: number): Promise<AuditEntry[]> {
     let content = this.contents.get(id);
     if (!content) {
-      const stored = (await this.storage.get(SEGMENT_KEY(id)))[SEGMENT_KEY(id)];
-      content = Array.isArray(stored) ? (stored as AuditEntry[]) : [];
+      content = await this.store.read(RECORDS.auditSegment(id));
       this.contents.set(id, content);
     }
     return content;
@@ -150,17 +125,17 @@ export class AuditLog {
 
   private async loadIndex(): Promise<Index> {
     if (this.index) return this.index;
-    const stored = (await this.storage.get(INDEX_KEY))[INDEX_KEY] as Index | undefined;
-    if (stored && Array.isArray(stored.segments) && typeof stored.next === 'number') {
+    const stored = await this.store.read(RECORDS.auditIndex);
+    if (stored) {
       this.index = stored;
       return stored;
     }
     this.index = { next: 0, segments: [] };
-    // The previous version's single array: moved into segments once, bounded like new entries.
-    const legacy = (await this.storage.get(LEGACY_KEY))[LEGACY_KEY];
-    if (Array.isArray(legacy)) {
-      await this.store((legacy as AuditEntry[]).map(boundForLog));
-      await this.storage.remove(LEGACY_KEY);
+    // The single array the log was before it had segments: moved into segments once, bounded like new entries.
+    const legacy = await this.store.read(RECORDS.auditLegacy);
+    if (legacy.length) {
+      await this.save(legacy.map(boundForLog));
+      await this.store.remove(RECORDS.auditLegacy);
     }
     return this.index;
   }

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { PolicyRuleSchema, siteOrigin, type Policy, type PolicyRule } from '../../shared/permissions';
+import { siteOrigin, type Policy, type PolicyRule } from '../../shared/permissions';
 import type { Risk } from '../../shared/permissions';
+import { RECORDS, storeOf, type Store, type StoreOrArea } from '../../shared/store';
 
 export { PolicyRuleSchema, PolicySchema, type Policy, type PolicyRule } from '../../shared/permissions';
 
@@ -9,26 +9,19 @@ export const DEFAULT_POLICY: Record<Risk, Policy> = { read: 'allow', interact: '
 
 export const tierSubject = (risk: Risk) => `tier:${risk}`;
 
-const POLICIES_KEY = 'permissionPolicies';
-const SENSITIVE_SITES_KEY = 'sensitiveSites';
-
-export interface PolicyStorage {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-}
-
 /** The user's rules, kept in storage: viewable, editable and revocable in the options page. */
 export class PolicyStore {
   private rules: PolicyRule[] | undefined;
   private sensitive: string[] | undefined;
 
-  constructor(private readonly storage: PolicyStorage) {}
+  private readonly store: Store;
+
+  constructor(storage: StoreOrArea) {
+    this.store = storeOf(storage);
+  }
 
   async list(): Promise<PolicyRule[]> {
-    if (!this.rules) {
-      const parsed = z.array(PolicyRuleSchema).safeParse((await this.storage.get(POLICIES_KEY))[POLICIES_KEY]);
-      this.rules = parsed.success ? parsed.data : [];
-    }
+    this.rules ??= await this.store.read(RECORDS.policies);
     return this.rules;
   }
 
@@ -59,25 +52,22 @@ export class PolicyStore {
     const origin = siteOrigin(rule.origin);
     const rules = (await this.list()).filter((r) => !(r.origin === origin && r.subject === rule.subject));
     this.rules = [...rules, { ...rule, origin, createdAt: now }];
-    await this.storage.set({ [POLICIES_KEY]: this.rules });
+    await this.store.set(RECORDS.policies, this.rules);
   }
 
   async remove(origin: string, subject: string): Promise<void> {
     this.rules = (await this.list()).filter((r) => !(r.origin === origin && r.subject === subject));
-    await this.storage.set({ [POLICIES_KEY]: this.rules });
+    await this.store.set(RECORDS.policies, this.rules);
   }
 
   async sensitiveSites(): Promise<string[]> {
-    if (!this.sensitive) {
-      const stored = (await this.storage.get(SENSITIVE_SITES_KEY))[SENSITIVE_SITES_KEY];
-      this.sensitive = Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
-    }
+    this.sensitive ??= await this.store.read(RECORDS.sensitiveSites);
     return this.sensitive;
   }
 
   async setSensitiveSites(origins: string[]): Promise<void> {
     const typed = origins.map((o) => o.trim()).filter(Boolean);
     this.sensitive = [...new Set(typed.map(siteOrigin).filter((o) => o !== '*'))];
-    await this.storage.set({ [SENSITIVE_SITES_KEY]: this.sensitive });
+    await this.store.set(RECORDS.sensitiveSites, this.sensitive);
   }
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import browser from 'webextension-polyfill';
+import { RECORDS } from '../../shared/store';
 import { t } from '../../ui/i18n';
+import { pageStore } from '../lib/store';
 import { useChat } from '../stores/chat';
 import { useSettings } from '../stores/settings';
 
@@ -16,11 +17,7 @@ export function ModelBar() {
   useEffect(() => {
     void refresh();
     // New settings (another provider, server or default model): list again.
-    const onChanged = (changes: Record<string, unknown>) => {
-      if ('settings' in changes) void refresh();
-    };
-    browser.storage.onChanged.addListener(onChanged);
-    return () => browser.storage.onChanged.removeListener(onChanged);
+    return pageStore.watch(RECORDS.settings, () => void refresh());
   }, [refresh]);
 
   const fallback = settings?.provider.model ?? '';

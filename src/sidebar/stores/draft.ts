@@ -1,7 +1,6 @@
-import browser from 'webextension-polyfill';
 import { create } from 'zustand';
-
-const DRAFT_KEY = 'composerDraft';
+import { RECORDS } from '../../shared/store';
+import { pageStore } from '../lib/store';
 
 interface DraftState {
   text: string;
@@ -17,10 +16,10 @@ export const useDraft = create<DraftState>((set) => ({
   set(text) {
     set({ text });
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => void browser.storage.local.set({ [DRAFT_KEY]: text }), 250);
+    saveTimer = setTimeout(() => void pageStore.set(RECORDS.draft, text), 250);
   },
   async restore() {
-    const stored = (await browser.storage.local.get(DRAFT_KEY))[DRAFT_KEY];
-    if (typeof stored === 'string' && stored) set((s) => (s.text ? s : { text: stored }));
+    const stored = await pageStore.read(RECORDS.draft);
+    if (stored) set((s) => (s.text ? s : { text: stored }));
   },
 }));

@@ -10,6 +10,7 @@ import type { UiToBgRequest } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/shared/settings';
 import { allowAll, pageWorld } from '../../support/agent-fixtures';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import { KEYS } from '../../../src/shared/store';
 import { MemoryStorage } from '../../support/memory-storage';
 
 const OLD_KEY = 'sk-old-server-key-1234';
@@ -70,7 +71,7 @@ test('a new base URL saved with the old key clears it, and the new server never 
   // The form still holds the old key when the user points it elsewhere.
   const saved = await request<Settings>({ type: 'settings/save', settings: settings({ baseUrl: `${newServer.url}/v1`, apiKey: OLD_KEY }) });
   expect(saved.provider.apiKey).toBe('');
-  expect(JSON.stringify(storage.data.get('settings'))).not.toContain(OLD_KEY);
+  expect(JSON.stringify(storage.data.get(KEYS.settings))).not.toContain(OLD_KEY);
   await request({ type: 'models/list' });
   expect(newServer.requests.length).toBeGreaterThan(0);
   expect(headerText(newServer)).not.toContain(OLD_KEY);
@@ -92,7 +93,7 @@ test('a change of provider clears the key too; a key typed for the new server is
 test('a stored key bound to another base URL is refused, not sent', async () => {
   const { request, storage, chat, store } = setup();
   // As if storage were edited behind the options page: the old key, now next to the new server.
-  await storage.set({ settings: { ...DEFAULT_SETTINGS, provider: { kind: 'openai-compatible', baseUrl: `${newServer.url}/v1`, apiKey: OLD_KEY, keyFor: `${oldServer.url}/v1`, model: 'llama3.2:3b' } } });
+  await storage.set({ [KEYS.settings]: { ...DEFAULT_SETTINGS, provider: { kind: 'openai-compatible', baseUrl: `${newServer.url}/v1`, apiKey: OLD_KEY, keyFor: `${oldServer.url}/v1`, model: 'llama3.2:3b' } } });
   await expect(request({ type: 'models/list' })).rejects.toMatchObject({ code: 'key_mismatch' });
   const conversation = await store.create();
   await chat.send(conversation.id, 'hello');

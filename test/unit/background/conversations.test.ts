@@ -1,4 +1,5 @@
 import { ConversationStore, MAX_CONVERSATIONS } from '../../../src/background/conversations';
+import { KEYS } from '../../../src/shared/store';
 import { MemoryStorage } from '../../support/memory-storage';
 
 test('a conversation survives a restart: a new store on the same storage finds it active', async () => {
@@ -17,8 +18,8 @@ test('old conversations roll off past the bound', async () => {
   const store = new ConversationStore(storage);
   const firstId = (await store.create()).id;
   for (let i = 0; i < MAX_CONVERSATIONS; i++) await store.create();
-  expect(storage.data.has(`conversation:${firstId}`)).toBe(false);
-  expect((storage.data.get('conversationIndex') as unknown[]).length).toBe(MAX_CONVERSATIONS);
+  expect(storage.data.has(KEYS.conversation(firstId))).toBe(false);
+  expect((storage.data.get(KEYS.conversationIndex) as unknown[]).length).toBe(MAX_CONVERSATIONS);
 });
 
 test('rename, search and delete work on the index without loading every chat', async () => {
@@ -34,7 +35,7 @@ test('rename, search and delete work on the index without loading every chat', a
   expect((await store.search('trip')).map((s) => s.id)).toEqual([other.id]);
   await store.remove(pizza.id);
   expect((await store.list()).map((s) => s.id)).toEqual([other.id]);
-  expect(storage.data.has(`conversation:${pizza.id}`)).toBe(false);
+  expect(storage.data.has(KEYS.conversation(pizza.id))).toBe(false);
 });
 
 describe('the index under concurrent writes', () => {
@@ -77,7 +78,7 @@ describe('the index under concurrent writes', () => {
 
     const after = new ConversationStore(storage);
     expect((await after.list()).map((s) => s.id)).toEqual([keep.id]);
-    expect(storage.data.has(`conversation:${doomed.id}`)).toBe(false);
+    expect(storage.data.has(KEYS.conversation(doomed.id))).toBe(false);
     expect(await after.get(doomed.id)).toBeUndefined();
     expect(await store.get(doomed.id)).toBeUndefined();
   });

@@ -27,3 +27,13 @@ test('a model that rejected tools is remembered across restarts', async () => {
   expect(await new TextModeCache(storage).has(key)).toBe(true);
   expect(await new TextModeCache(storage).has(TextModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'other'))).toBe(false);
 });
+
+test('the text-mode cache is bounded: the model learnt longest ago rolls off, a model learnt again stays', async () => {
+  const storage = new MemoryStorage();
+  const cache = new TextModeCache(storage, 3);
+  for (const [i, model] of ['a', 'b', 'c'].entries()) await cache.add(model, 10 + i);
+  await cache.add('a', 20);
+  await cache.add('d', 21);
+  const after = new TextModeCache(storage, 3);
+  expect(await Promise.all(['a', 'b', 'c', 'd'].map((m) => after.has(m)))).toEqual([true, false, true, true]);
+});

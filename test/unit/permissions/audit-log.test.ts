@@ -1,5 +1,6 @@
 /** The audit log as stored: bounded arguments, no query strings, a size bound, and cheap appends. */
 import { AuditLog, MAX_AUDIT_BYTES, MAX_AUDIT_ENTRIES, type AuditEntry } from '../../../src/background/permissions/audit-log';
+import { KEYS } from '../../../src/shared/store';
 import { MemoryStorage } from '../../support/memory-storage';
 
 /** Storage that counts what each write hands over, as JSON. */
@@ -94,7 +95,7 @@ test('the count bound still holds, and an append on a full log writes a small, b
 test('a log stored by the previous version is still listed, and clearing empties it', async () => {
   const storage = new MemoryStorage();
   const old = [entry({ url: 'https://a.example/?q=1' }), entry({ id: 2 })];
-  await storage.set({ auditLog: old });
+  await storage.set({ [KEYS.auditLegacy]: old });
   const log = new AuditLog(storage);
   await log.append(entry({ id: 3 }));
   expect((await new AuditLog(storage).list()).map((e) => e.id)).toEqual([...old.map((e) => e.id), `a${n}`]);

@@ -1,4 +1,5 @@
-import { DEFAULT_SETTINGS, loadSettings, parseSettings, saveSettings } from '../../../src/shared/settings';
+import { DEFAULT_SETTINGS, parseSettings } from '../../../src/shared/settings';
+import { loadSettings, saveSettings } from '../../../src/shared/settings-store';
 import { MemoryStorage } from '../../support/memory-storage';
 
 test('nothing stored gives the defaults: Ollama on this machine, auto tool calls, 10 steps', () => {

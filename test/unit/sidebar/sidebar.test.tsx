@@ -9,6 +9,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import type { Conversation } from '../../../src/shared/conversation';
 import type { PermissionRequest } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { KEYS } from '../../../src/shared/store';
 import { App } from '../../../src/sidebar/App';
 import { ARM_DELAY_MS } from '../../../src/sidebar/components/PermissionDialog';
 import { conversationToJson, conversationToMarkdown } from '../../../src/sidebar/lib/export';
@@ -176,7 +177,7 @@ describe('the composer', () => {
   test('the draft is kept in storage and restored when the sidebar opens again', async () => {
     const first = await renderApp();
     fireEvent.change(composer(), { target: { value: 'half-typed thought' } });
-    await waitFor(() => expect(background.storage.get('composerDraft')).toBe('half-typed thought'));
+    await waitFor(() => expect(background.storage.get(KEYS.draft)).toBe('half-typed thought'));
     first.unmount();
     useDraft.setState({ text: '' });
     await renderApp();
