@@ -20,13 +20,14 @@ export function createSessionFactory(storage: StoreOrArea) {
 
   const build = (settings: Settings) => {
     refuseForeignKey(settings);
-    const key = JSON.stringify([settings.provider.kind, settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs]);
+    const key = JSON.stringify([settings.provider.kind, settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs, settings.modelContext]);
     if (cached?.key !== key) {
       const provider = createProvider(settings.provider, settings.requestTimeoutMs);
       const router = new LlmRouter({
         provider,
         textModeCache,
         cacheKey: (model) => TextModeCache.keyOf(settings.provider.kind, settings.provider.baseUrl, model),
+        contextOverride: (model) => settings.modelContext[model],
       });
       cached = { key, provider, router };
     }

@@ -70,6 +70,13 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
     update({ kind, baseUrl: PROVIDER_PRESETS[kind].baseUrl, model: '' });
     forgetServer();
   };
+  /** The window the user sets for a model ('' goes back to what the server says). */
+  const setModelContext = (model: string, text: string) =>
+    setSettings((s) => {
+      const { [model]: _old, ...rest } = s.modelContext;
+      const tokens = Math.round(Number(text));
+      return { ...s, modelContext: text.trim() && tokens >= 512 ? { ...rest, [model]: Math.min(tokens, 10_000_000) } : rest };
+    });
   const pickModel = (model: string) => {
     update({ model });
     setStatus((s) => (s.kind === 'tested' ? { kind: 'tested', model } : s));
@@ -147,6 +154,22 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
             <option value="" disabled>{t('settingsModelChoicePlaceholder')}</option>
             {models.map((m) => <option key={m.id} value={m.id}>{m.id}</option>)}
           </select>
+        </label>
+      )}
+      {provider.model && (
+        <label className="block text-sm">
+          {t('contextWindow', provider.model)}
+          <input
+            data-testid="context-window"
+            className={field}
+            type="number"
+            min={512}
+            step={256}
+            placeholder={t('contextWindowPlaceholder')}
+            value={settings.modelContext[provider.model] ?? ''}
+            onChange={(e) => setModelContext(provider.model, e.target.value)}
+          />
+          <span className="text-xs text-muted">{t('contextWindowHelp')}</span>
         </label>
       )}
       <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />

@@ -34,6 +34,11 @@ export const SettingsSchema = z.object({
   stepLimit: z.number().int().min(1).max(25).default(10),
   /** Milliseconds a provider may stay silent before a request is abandoned. */
   requestTimeoutMs: z.number().int().min(1_000).max(600_000).default(120_000),
+  /**
+   * Context windows the user set, in tokens, by model id: they win over what the server says and
+   * over the known-models table (for servers that say nothing, or say it wrong).
+   */
+  modelContext: z.record(z.string().max(300), z.number().int().min(512).max(10_000_000)).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -42,6 +47,7 @@ export const DEFAULT_SETTINGS: Settings = {
   toolCallMode: 'auto',
   stepLimit: 10,
   requestTimeoutMs: 120_000,
+  modelContext: {},
 };
 
 /** Settings as stored: fields an older or partly written copy lacks are filled in from the defaults. */

@@ -32,6 +32,8 @@ export interface LlmServerOptions {
   requireOllamaOrigin?: boolean;
   /** OpenAI endpoints then want `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /** As a llama.cpp server: /props says the slots' context size. */
+  llamaCppContext?: number;
 }
 
 const DEFAULT_MODELS: ModelSpec[] = [{ name: 'llama3.2:3b', tools: true, contextLength: 131_072 }];
@@ -160,6 +162,12 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
         return spec ? ollamaShow(res, spec) : sendJson(res, 404, { error: `model '${(body as { model?: string })?.model}' not found` });
       }
       if (req.method === 'GET' && path === '/api/version') return sendJson(res, 200, { version: '0.12.0' });
+      if (req.method === 'GET' && path === '/api/ps' && models.some((m) => m.loadedContext)) {
+        return sendJson(res, 200, { models: models.filter((m) => m.loadedContext).map((m) => ({ name: m.name, model: m.name, context_length: m.loadedContext })) });
+      }
+      if (req.method === 'GET' && path === '/props' && options.llamaCppContext) {
+        return sendJson(res, 200, { default_generation_settings: { n_ctx: options.llamaCppContext }, total_slots: 1 });
+      }
       if (req.method === 'GET' && path === '/') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('Ollama is running');

@@ -21,6 +21,8 @@ export interface RouterDeps {
   cacheKey(model: string): string;
   textModeCache: TextModeCache;
   retry?: RetryPolicy;
+  /** The context window the user set for a model, in tokens: it wins over what the server says. */
+  contextOverride?(model: string): number | undefined;
 }
 
 type Mode = 'native' | 'xml';
@@ -43,7 +45,11 @@ export class LlmRouter {
   describe(model: string): Promise<ModelCapabilities> {
     let caps = this.capabilities.get(model);
     if (!caps) {
-      caps = this.deps.provider.describeModel(model).catch(() => capabilitiesFromTable(model));
+      const override = this.deps.contextOverride?.(model);
+      caps = this.deps.provider
+        .describeModel(model)
+        .catch(() => capabilitiesFromTable(model))
+        .then((known) => (override ? { ...known, contextLength: override } : known));
       this.capabilities.set(model, caps);
     }
     return caps;

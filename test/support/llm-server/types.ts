@@ -50,6 +50,8 @@ export interface ModelSpec {
   tools?: boolean;
   vision?: boolean;
   contextLength?: number;
+  /** As an Ollama with this model loaded: /api/ps lists it with this context length (no model with it: no /api/ps). */
+  loadedContext?: number;
 }
 
 /** The reply a chat request gets, once faults implied by the model list are applied. */

@@ -184,6 +184,24 @@ test('tool-call mode and step limit are sent with settings/save', async () => {
   expect(stored).toMatchObject({ toolCallMode: 'xml', stepLimit: 7 });
 });
 
+test('a context window set for the chosen model is saved for that model only; emptied, it goes back to what the server says', async () => {
+  await renderForm({ modelContext: { 'other:7b': 2048 } }, { model: 'qwen2.5:3b' });
+  const field = el<HTMLInputElement>('context-window');
+  expect(field.value).toBe('');
+  fireEvent.change(field, { target: { value: '4096' } });
+  await act(async () => {
+    fireEvent.click(el('save'));
+  });
+  await waitFor(() => expect(statusText()).toBe('Settings saved.'));
+  expect(saved()[0]!.modelContext).toEqual({ 'other:7b': 2048, 'qwen2.5:3b': 4096 });
+  fireEvent.change(el('context-window'), { target: { value: '' } });
+  await act(async () => {
+    fireEvent.click(el('save'));
+  });
+  await waitFor(() => expect(saved()).toHaveLength(2));
+  expect(saved()[1]!.modelContext).toEqual({ 'other:7b': 2048 });
+});
+
 test('a step limit outside the schema’s bounds is refused before anything is saved', async () => {
   await renderForm();
   fireEvent.change(el('step-limit'), { target: { value: '30' } });

@@ -13,6 +13,8 @@ export interface OpenAiProviderConfig {
   apiKey: string;
   idleTimeoutMs: number;
   headers?: Record<string, string>;
+  /** The window the server really gives a model, where it says (OpenAI-compatible servers only). */
+  probeContext?: (model: string, signal?: AbortSignal) => Promise<number | undefined>;
 }
 
 /** OpenAI, OpenRouter and every OpenAI-compatible server, through the official client. */
@@ -47,7 +49,10 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): LlmProvider 
     listModels,
     async describeModel(model, signal) {
       if (!listed) await listModels(signal).catch(() => undefined);
-      return listed?.get(model) ?? capabilitiesFromTable(model);
+      const known = listed?.get(model) ?? capabilitiesFromTable(model);
+      // A local server may run the model with a smaller window than the model supports.
+      const served = await config.probeContext?.(model, signal).catch(() => undefined);
+      return served ? { ...known, contextLength: served } : known;
     },
     chat(request, signal) {
       return streamChat(client, request, signal, config.idleTimeoutMs, context(request.model));
