@@ -21,8 +21,8 @@ export function fitToBudget(messages: readonly LlmMessage[], budgetTokens: numbe
 
   const toolIndexes = out.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
   for (const i of toolIndexes.slice(0, Math.max(0, toolIndexes.length - keepRecent))) {
-    const message = out[i]!;
-    message.content = COMPACTED;
+    const { images: _dropped, ...message } = out[i] as Extract<LlmMessage, { role: 'tool' }>;
+    out[i] = { ...message, content: COMPACTED };
     if (estimateRequestTokens(out, tools) <= budgetTokens) return out;
   }
 
