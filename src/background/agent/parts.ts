@@ -7,6 +7,7 @@
 import { isBase64, isImageType, type ImagePart, type ResultPart } from '../../shared/tool-parts';
 import type { LlmImage, LlmMessage } from '../llm/types';
 import type { ToolPart } from '../tools/parts';
+import { cutNote } from './compaction';
 import { fenceToolResult } from './untrusted';
 
 export const MAX_PARTS = 16;
@@ -48,7 +49,7 @@ export function boundParts(parts: readonly ToolPart[], textChars: number): Resul
       else out.push(boundImage(part));
     }
   }
-  if (cut) out.push({ type: 'text', text: `[… ${cut} more characters cut to fit the context. Ask for a specific part if you need it.]` });
+  if (cut) out.push({ type: 'text', text: cutNote(cut) });
   if (parts.length > MAX_PARTS) out.push({ type: 'text', text: `[${parts.length - MAX_PARTS} more parts omitted: a result has at most ${MAX_PARTS}]` });
   return out;
 }
