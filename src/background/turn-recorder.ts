@@ -1,4 +1,4 @@
-import { newId, type AssistantMessage, type Conversation, type PageCoverage, type ToolMessage, type UserError } from '../shared/conversation';
+import { forgetOlderImages, newId, type AssistantMessage, type Conversation, type PageCoverage, type ToolMessage, type UserError } from '../shared/conversation';
 import type { AgentStatus, BgToUiEvent } from '../shared/protocol';
 import type { AgentEvent } from './agent/events';
 import type { ConversationStore } from './conversations';
@@ -82,6 +82,7 @@ export class TurnRecorder {
       }
       case 'tool':
         this.upsertTool(event);
+        if (event.parts) forgetOlderImages(this.conversation.messages);
         if (event.status === 'running' || event.status === 'waiting_permission') this.status.lastAction = `${event.call.name}`;
         this.emitStatus();
         return this.publish();
@@ -130,6 +131,7 @@ export class TurnRecorder {
     const patch = {
       status: event.status,
       ...(event.content !== undefined ? { content: event.content } : {}),
+      ...(event.parts ? { parts: event.parts } : {}),
       ...(event.preview !== undefined ? { preview: event.preview } : {}),
       ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
       ...(event.masked?.length ? { masked: event.masked } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ResultPartSchema } from './tool-parts';
 
 /** An error as the user sees it: what happened, and what to do about it. */
 export const UserErrorSchema = z.object({
@@ -84,8 +85,10 @@ export const ToolMessageSchema = z.object({
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()),
   status: ToolCallStatusSchema,
-  /** What the model reads (truncated to a budget). */
+  /** What the model reads, as text (truncated to a budget; images named in place). */
   content: z.string(),
+  /** The result's parts, kept only when it has more than text (images, structured data); older conversations have none. */
+  parts: z.array(ResultPartSchema).optional(),
   preview: z.string().optional(),
   durationMs: z.number().optional(),
   /** The model's stated reason, when it gave one; shown with permission requests. */
@@ -124,6 +127,24 @@ export function hasUnfinishedTurn(conversation: Pick<Conversation, 'messages'>):
   return conversation.messages.some(
     (m) => (m.role === 'assistant' && m.status === 'streaming') || (m.role === 'tool' && (m.status === 'pending' || m.status === 'waiting_permission' || m.status === 'running')),
   );
+}
+
+/** Images whose bytes a conversation keeps, newest first; older ones keep only their description. */
+export const MAX_KEPT_IMAGES = 3;
+
+/** Drops the bytes of all but the newest `MAX_KEPT_IMAGES` images in tool results, so a stored conversation stays small. */
+export function forgetOlderImages(messages: ChatMessage[]): void {
+  let kept = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'tool' || !m.parts) continue;
+    for (let j = m.parts.length - 1; j >= 0; j--) {
+      const part = m.parts[j]!;
+      if (part.type !== 'image' || part.data === undefined || ++kept <= MAX_KEPT_IMAGES) continue;
+      const { data: _forgotten, ...described } = part;
+      m.parts[j] = described;
+    }
+  }
 }
 
 export function newId(prefix: string): string {

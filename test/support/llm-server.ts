@@ -8,10 +8,12 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import { imagesIn } from './llm-server/images';
 import { ollamaShow, ollamaTags, streamOllama } from './llm-server/ollama-wire';
 import { completeOpenAi, openAiError, sendJson, streamOpenAi } from './llm-server/openai-wire';
 import { sleep, type Fault, type ModelSpec, type RecordedRequest, type ReplyScript, type ScriptedReply, type Turn } from './llm-server/types';
 
+export type { ReceivedImage } from './llm-server/images';
 export type { Fault, ModelSpec, RecordedRequest, ReplyScript, ScriptedReply, ScriptedToolCall } from './llm-server/types';
 
 export interface LlmServer {
@@ -139,7 +141,7 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
       return;
     }
     const body = await readBody(req);
-    const record: RecordedRequest = { api, method: req.method ?? 'GET', path, headers: { ...req.headers }, body, model: (body as { model?: string } | undefined)?.model, at: Date.now() };
+    const record: RecordedRequest = { api, method: req.method ?? 'GET', path, headers: { ...req.headers }, body, model: (body as { model?: string } | undefined)?.model, at: Date.now(), images: imagesIn(api, body) };
     requests.push(record);
 
     const origin = String(req.headers.origin ?? '');
@@ -154,7 +156,8 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     try {
       if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/api/chat')) return await chat(res, record);
       if (req.method === 'GET' && path === '/v1/models') {
-        return sendJson(res, 200, { object: 'list', data: models.map((m) => ({ id: m.name, object: 'model', created: 1_700_000_000, owned_by: 'scripted' })) });
+        const modalities = (m: ModelSpec) => (m.vision === undefined ? {} : { architecture: { input_modalities: m.vision ? ['text', 'image'] : ['text'] } });
+        return sendJson(res, 200, { object: 'list', data: models.map((m) => ({ id: m.name, object: 'model', created: 1_700_000_000, owned_by: 'scripted', ...modalities(m) })) });
       }
       if (req.method === 'GET' && path === '/api/tags') return ollamaTags(res, models);
       if (req.method === 'POST' && path === '/api/show') {

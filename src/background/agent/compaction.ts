@@ -1,11 +1,9 @@
 import { estimateRequestTokens } from '../llm/context-budget';
 import type { LlmMessage, ToolSpec } from '../llm/types';
 
-/** Cuts a tool result to a budget, saying what was cut so the model can ask for more. */
-export function truncateResult(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const omitted = text.length - maxChars;
-  return `${text.slice(0, maxChars)}\n[… ${omitted} more characters cut to fit the context. Ask for a specific part if you need it.]`;
+/** What the model reads where a tool result was cut to its budget, so it can ask for more. */
+export function cutNote(omitted: number): string {
+  return `[… ${omitted} more characters cut to fit the context. Ask for a specific part if you need it.]`;
 }
 
 const COMPACTED = '[Earlier tool result removed to save context.]';
@@ -21,8 +19,8 @@ export function fitToBudget(messages: readonly LlmMessage[], budgetTokens: numbe
 
   const toolIndexes = out.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
   for (const i of toolIndexes.slice(0, Math.max(0, toolIndexes.length - keepRecent))) {
-    const message = out[i]!;
-    message.content = COMPACTED;
+    const { images: _dropped, ...message } = out[i] as Extract<LlmMessage, { role: 'tool' }>;
+    out[i] = { ...message, content: COMPACTED };
     if (estimateRequestTokens(out, tools) <= budgetTokens) return out;
   }
 

@@ -1,4 +1,5 @@
 import type { ToolCallStatus } from '../../shared/conversation';
+import type { ResultPart } from '../../shared/tool-parts';
 import type { ToolCall } from '../llm/types';
 
 /** What the loop reports as it goes; the turn recorder turns these into conversation state. */
@@ -13,7 +14,10 @@ export type AgentEvent =
       type: 'tool';
       call: ToolCall;
       status: ToolCallStatus;
+      /** The result as text (what the model reads, unfenced; images named in place). */
       content?: string;
+      /** The result's parts, when it has more than text (images, structured data). */
+      parts?: ResultPart[];
       preview?: string;
       durationMs?: number;
       /** Arguments whose values are secret (a typed password): shown to the user as [redacted]. */

@@ -1,7 +1,9 @@
-import type { ToolCall } from '../llm/types';
-import type { TaskState, ToolRegistry, ToolResult } from '../tools/registry';
-import { truncateResult } from './compaction';
+import type { ResultPart } from '../../shared/tool-parts';
+import type { LlmImage, ToolCall } from '../llm/types';
+import { partsOf, type ToolReply } from '../tools/parts';
+import type { TaskState, ToolRegistry } from '../tools/registry';
 import type { AgentEvent } from './events';
+import { boundParts, hasRichParts, renderForModel } from './parts';
 import { signatureOf, type DedupWindow } from './guards';
 import type { GateScope, PermissionGate } from '../permissions/gate';
 
@@ -16,6 +18,18 @@ export interface CallDeps {
   now?: () => number;
 }
 
+/** A call's outcome: its parts, bounded, and what the model reads of them. */
+export interface CallResult {
+  ok: boolean;
+  parts: ResultPart[];
+  /** The parts as text (images named in place), not yet fenced. */
+  text: string;
+  images: LlmImage[];
+  preview?: string;
+  final?: boolean;
+  question?: string;
+}
+
 export interface CallScope {
   conversationId: string;
   task: TaskState;
@@ -26,23 +40,23 @@ export interface CallScope {
  * One tool call, start to finish: validate, skip an exact repeat, ask the permission gate, run
  * with the tool's timeout (Stop ends it at once), and report each stage.
  */
-export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDeps, signal: AbortSignal): Promise<ToolResult> {
+export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDeps, signal: AbortSignal): Promise<CallResult> {
   const now = deps.now ?? Date.now;
   const report = (status: ToolEvent['status'], extra: Partial<ToolEvent> = {}) => deps.emit({ ...extra, type: 'tool', call, status });
+  const refuse = (status: ToolEvent['status'], content: string, preview: string, extra: Partial<ToolEvent> = {}): CallResult => {
+    report(status, { content, preview, ...extra });
+    return settle({ ok: false, content, preview }, deps.limits.toolResultChars);
+  };
   report('pending');
 
   const checked = deps.tools.validate(call);
-  if (!checked.ok) {
-    report('failed', { content: checked.error, preview: 'Invalid arguments' });
-    return { ok: false, content: checked.error };
-  }
+  if (!checked.ok) return refuse('failed', checked.error, 'Invalid arguments');
   const { tool, args } = checked;
   const signature = signatureOf(call.name, args);
   const earlier = tool.risk === 'read' || tool.repeatable || tool.name === 'done' ? undefined : deps.dedup.find(signature);
   if (earlier !== undefined) {
     const content = `Not repeated: you made this exact call just before. Its result was: ${earlier}\nDo the next step instead, or call done if the task is finished.`;
-    report('skipped', { content, preview: 'Identical to the previous call' });
-    return { ok: false, content };
+    return refuse('skipped', content, 'Identical to the previous call');
   }
 
   const gateCall = { tool, args, call };
@@ -51,21 +65,30 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const { masked } = verdict;
   if (!verdict.allowed) {
     const content = `The user did not allow this action (${verdict.reason}). Do not try it again; choose another way or tell the user what you need.`;
-    report('denied', { content, preview: verdict.reason, masked });
+    const denied = refuse('denied', content, verdict.reason, { masked });
     deps.gate.settled?.(gateCall, gateScope, verdict, { status: 'denied', summary: verdict.reason });
-    return { ok: false, content };
+    return denied;
   }
 
   report('running', { masked });
   const started = now();
-  const result = await runWithTimeout(() => tool.run(args, { signal: combined(signal, tool.timeoutMs), conversationId: scope.conversationId, task: scope.task }), tool.timeoutMs, signal);
-  const content = truncateResult(result.content, deps.limits.toolResultChars);
+  const reply = await runWithTimeout(() => tool.run(args, { signal: combined(signal, tool.timeoutMs), conversationId: scope.conversationId, task: scope.task }), tool.timeoutMs, signal);
+  const result = settle(reply, deps.limits.toolResultChars);
   const durationMs = now() - started;
-  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), durationMs, masked });
-  deps.gate.settled?.(gateCall, gateScope, verdict, { status: result.ok ? 'done' : 'failed', durationMs, summary: result.preview ?? firstLine(content) });
+  const preview = result.preview ?? firstLine(result.text);
+  report(result.ok ? 'done' : 'failed', { content: result.text, preview, durationMs, masked, ...(hasRichParts(result.parts) ? { parts: result.parts } : {}) });
+  deps.gate.settled?.(gateCall, gateScope, verdict, { status: result.ok ? 'done' : 'failed', durationMs, summary: preview });
   if (tool.risk !== 'read') deps.dedup.clear();
-  deps.dedup.remember(signature, firstLine(content));
-  return { ...result, content };
+  deps.dedup.remember(signature, firstLine(result.text));
+  return result;
+}
+
+/** A tool's reply as the loop carries it: parts bounded, rendered for the model. */
+function settle(reply: ToolReply, textChars: number): CallResult {
+  const parts = boundParts(partsOf(reply), textChars);
+  const { text, images } = renderForModel(parts);
+  const { ok, preview, final, question } = reply;
+  return { ok, parts, text, images, ...(preview !== undefined ? { preview } : {}), ...(final ? { final } : {}), ...(question !== undefined ? { question } : {}) };
 }
 
 function combined(signal: AbortSignal, timeoutMs: number): AbortSignal {
@@ -73,17 +96,17 @@ function combined(signal: AbortSignal, timeoutMs: number): AbortSignal {
 }
 
 /** Races the tool against its timeout and Stop, so even a tool that ignores its signal ends. */
-async function runWithTimeout(run: () => Promise<ToolResult>, timeoutMs: number, signal: AbortSignal): Promise<ToolResult> {
+async function runWithTimeout(run: () => Promise<ToolReply>, timeoutMs: number, signal: AbortSignal): Promise<ToolReply> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
-  const stop = new Promise<ToolResult>((resolve) => {
+  const stop = new Promise<ToolReply>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, content: `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`, preview: 'Timed out' }), timeoutMs);
     onAbort = () => resolve({ ok: false, content: 'Stopped by the user.', preview: 'Stopped' });
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     return await Promise.race([
-      run().catch((error: unknown): ToolResult => ({ ok: false, content: `The tool failed: ${error instanceof Error ? error.message : String(error)}` })),
+      run().catch((error: unknown): ToolReply => ({ ok: false, content: `The tool failed: ${error instanceof Error ? error.message : String(error)}` })),
       stop,
     ]);
   } finally {

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../shared/conversation';
 import type { LlmMessage } from '../llm/types';
-import { fenceToolResult } from './untrusted';
+import { renderForModel, toolResultMessage } from './parts';
 
 /**
  * The stored conversation as the model reads it: user turns, answers with the calls they made,
@@ -18,8 +18,10 @@ export function toLlmHistory(messages: readonly ChatMessage[]): LlmMessage[] {
       out.push({ role: 'assistant', content: m.content, ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}) });
       for (const call of m.toolCalls ?? []) openCalls.add(call.id);
     } else if (openCalls.delete(m.toolCallId)) {
-      const content = m.content || (m.status === 'done' ? 'Done.' : `The call did not complete (${m.status}).`);
-      out.push({ role: 'tool', content: fenceToolResult(m.name, content), toolCallId: m.toolCallId, name: m.name });
+      // A result with parts (images, data) is read from them; older results are text only.
+      const rendered = m.parts?.length ? renderForModel(m.parts) : { text: m.content, images: [] };
+      const text = rendered.text || (m.status === 'done' ? 'Done.' : `The call did not complete (${m.status}).`);
+      out.push(toolResultMessage({ id: m.toolCallId, name: m.name }, text, rendered.images));
     }
   }
   // A call whose result was never recorded (the browser closed mid-task) gets one, as chat APIs require.

@@ -1,6 +1,7 @@
 import type { ToolCallMode } from '../../shared/settings';
 import { ANSWER_RESERVE } from '../llm/context-budget';
 import { LlmError } from '../llm/errors';
+import { prepareImages } from '../llm/images';
 import type { LlmRouter } from '../llm/router';
 import type { LlmMessage, ToolCall } from '../llm/types';
 import type { TaskState, ToolRegistry } from '../tools/registry';
@@ -8,7 +9,7 @@ import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
 import { executeCall, firstLine, type CallDeps } from './execute-call';
-import { fenceToolResult } from './untrusted';
+import { toolResultMessage } from './parts';
 
 export interface AgentLimits {
   stepLimit: number;
@@ -72,7 +73,8 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
     }
     deps.emit({ type: 'step', step, limit: limits.stepLimit });
 
-    const messages = fitToBudget(task.messages, caps.contextLength - ANSWER_RESERVE, specs);
+    // Images the router will not send are not counted against the context either.
+    const messages = fitToBudget(prepareImages(task.messages, caps.vision === true), caps.contextLength - ANSWER_RESERVE, specs);
     const reply = await callModel(deps, { model: task.model, messages, tools: specs }, task.mode, signal);
     if (signal.aborted) return { kind: 'stopped' };
     task.messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.calls });
@@ -89,13 +91,13 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
 
     for (const call of reply.calls) {
       const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
-      // The model reads every result as fenced data; the user's timeline shows it as it is.
-      task.messages.push({ role: 'tool', content: fenceToolResult(call.name, result.content), toolCallId: call.id, name: call.name });
+      // The model reads every result as fenced data, images beside it; the user's timeline shows it as it is.
+      task.messages.push(toolResultMessage(call, result.text, result.images));
       if (signal.aborted) return { kind: 'stopped' };
-      if (result.final) return { kind: 'done', summary: result.content };
+      if (result.final) return { kind: 'done', summary: result.text };
       if (result.question) return { kind: 'asked_user', question: result.question };
       // A repeatable call (scroll…) is the same step again only if it changed nothing.
-      const outcome = deps.tools.get(call.name)?.repeatable ? ` → ${firstLine(result.content)}` : '';
+      const outcome = deps.tools.get(call.name)?.repeatable ? ` → ${firstLine(result.text)}` : '';
       const stuck = repeats.record(signatureOf(call.name, call.arguments) + outcome);
       if (stuck) {
         return { kind: 'repeat', message: `The agent was repeating itself (${stuck.join(' → ')}) and was stopped. Try rephrasing the request or doing that step yourself.` };

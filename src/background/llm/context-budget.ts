@@ -6,11 +6,15 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/** What an image costs in a prompt, roughly: vision models spend several hundred tokens on a picture. */
+export const IMAGE_TOKENS = 1000;
+
 export function estimateRequestTokens(messages: readonly LlmMessage[], tools: readonly ToolSpec[] = []): number {
   let chars = 0;
   for (const m of messages) {
     chars += m.content.length + 16; // role and framing tokens
     if (m.role === 'assistant' && m.toolCalls) chars += JSON.stringify(m.toolCalls).length;
+    if ((m.role === 'user' || m.role === 'tool') && m.images) chars += m.images.length * IMAGE_TOKENS * 4;
   }
   if (tools.length) chars += JSON.stringify(tools).length;
   return Math.ceil(chars / 4);

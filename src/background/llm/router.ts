@@ -2,6 +2,7 @@ import type { ToolCallMode } from '../../shared/settings';
 import { capabilitiesFromTable, TextModeCache, type ModelCapabilities } from './capabilities';
 import { contextWindowFor, estimateRequestTokens } from './context-budget';
 import { LlmError } from './errors';
+import { prepareImages } from './images';
 import { callId } from './call-id';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry';
 import { parseToolCalls } from './tool-protocol/parse';
@@ -111,8 +112,9 @@ export class LlmRouter {
   private async *stream(request: ChatRequest, mode: Mode, caps: ModelCapabilities, signal: AbortSignal): AsyncGenerator<RouterEvent> {
     const tools = request.tools ?? [];
     const toolNames = tools.map((t) => t.name);
-    const wire: ChatRequest =
-      mode === 'xml' ? { ...request, tools: undefined, messages: toTextToolMessages(request.messages, formatToolCatalogue(tools.map(asCatalogueEntry))) } : request;
+    const messages = mode === 'xml' ? toTextToolMessages(request.messages, formatToolCatalogue(tools.map(asCatalogueEntry))) : request.messages;
+    // A model that does not take images never gets their bytes, only a note saying they were left out.
+    const wire: ChatRequest = { ...request, ...(mode === 'xml' ? { tools: undefined } : {}), messages: prepareImages(messages, caps.vision === true) };
     const contextTokens = contextWindowFor(estimateRequestTokens(wire.messages, wire.tools), caps.contextLength);
     const filter = createToolMarkupFilter(toolNames);
     let content = '';

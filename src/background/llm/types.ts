@@ -22,11 +22,22 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** An image for the model: JPEG, PNG or WebP bytes in plain base64. */
+export interface LlmImage {
+  mimeType: string;
+  data: string;
+}
+
+/**
+ * A message to the model. Images ride on user messages and on tool results; the router takes
+ * them out (leaving a note) for a model that does not take images, and each provider puts a tool
+ * result's images where its wire format can carry them.
+ */
 export type LlmMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string; images?: string[] }
+  | { role: 'user'; content: string; images?: LlmImage[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; content: string; toolCallId: string; name: string };
+  | { role: 'tool'; content: string; toolCallId: string; name: string; images?: LlmImage[] };
 
 export interface ChatRequest {
   model: string;

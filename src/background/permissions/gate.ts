@@ -1,8 +1,9 @@
 import type { ToolCall } from '../llm/types';
-import type { TaskState, ToolDefinition } from '../tools/registry';
+import type { RegisteredTool, TaskState } from '../tools/registry';
 
 export interface GateCall {
-  tool: ToolDefinition;
+  /** What the gate judges of the tool: its name and risk, however it was defined. */
+  tool: Pick<RegisteredTool, 'name' | 'risk'>;
   args: Record<string, unknown>;
   call: ToolCall;
 }

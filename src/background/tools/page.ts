@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PageAction } from '../../shared/content-protocol';
 import type { PageReader } from '../page/page-reader';
 import { PageError, type TabAgent } from '../page/tab-agent';
-import { defineTool, type ToolContext, type ToolResult } from './registry';
+import { defineTool, type ToolContext, type ToolReply } from './registry';
 import { elementId, looseBoolean } from './schemas';
 
 export interface PageToolDeps {
@@ -17,7 +17,7 @@ const id = elementId;
 const reason = z.string().optional().describe('Why you are doing this, in a few words, for the user.');
 
 /** A page problem is a result the model can act on, not a crash of the task. */
-export function pageFailure(error: unknown): ToolResult {
+export function pageFailure(error: unknown): ToolReply {
   if (error instanceof PageError) return { ok: false, content: `${error.message}${['not_found', 'detached', 'stale', 'changed'].includes(error.code) ? ' Call read_page to get fresh ids.' : ''}`, preview: error.message };
   return { ok: false, content: `The action failed: ${error instanceof Error ? error.message : String(error)}` };
 }
@@ -36,7 +36,7 @@ export function createPageTools(deps: PageToolDeps) {
    * Runs an action on exactly what the gate inspected for this call (`args` is the call's own
    * arguments object); for actions that can change the page, reports where it landed.
    */
-  const perform = async (ctx: ToolContext, args: object, action: PageAction, lookAgain: boolean): Promise<ToolResult> => {
+  const perform = async (ctx: ToolContext, args: object, action: PageAction, lookAgain: boolean): Promise<ToolReply> => {
     try {
       const tabId = tabOf(ctx);
       const done = await deps.agent.act(tabId, args, action);

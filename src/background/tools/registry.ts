@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import type { Risk } from '../../shared/permissions';
 import type { ToolCall, ToolSpec } from '../llm/types';
+import { describeIssues, jsonSchemaChecker, SchemaError } from './json-schema';
+import type { ToolReply } from './parts';
 
 /** How much harm a tool can do; the permission engine starts from this. */
 export type { Risk };
+export type { ToolPart, ToolReply, ToolResult } from './parts';
 
 /** What a task carries from one tool call to the next. */
 export interface TaskState {
@@ -28,24 +31,11 @@ export interface ToolContext {
   task: TaskState;
 }
 
-export interface ToolResult {
-  ok: boolean;
-  /** What the model reads. */
-  content: string;
-  /** A short line for the action timeline. */
-  preview?: string;
-  /** Ends the task (the `done` tool). */
-  final?: boolean;
-  /** Pauses the task for the user (the `ask_user` tool). */
-  question?: string;
-}
-
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-export interface ToolDefinition<I extends AnyObject = AnyObject> {
+interface ToolBase {
   name: string;
   description: string;
-  input: I;
   risk: Risk;
   timeoutMs: number;
   /**
@@ -54,7 +44,29 @@ export interface ToolDefinition<I extends AnyObject = AnyObject> {
    * stops changing.
    */
   repeatable?: boolean;
-  run(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool whose input is a zod schema: the handler's arguments are typed by it. */
+export interface ToolDefinition<I extends AnyObject = AnyObject> extends ToolBase {
+  input: I;
+  run(args: z.output<I>, ctx: ToolContext): Promise<ToolReply>;
+}
+
+/** A tool whose input is a JSON Schema object, as an MCP server's `tools/list` gives it. */
+export interface JsonSchemaToolDefinition extends ToolBase {
+  inputSchema: Record<string, unknown>;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolReply>;
+}
+
+type Checked = { ok: true; args: Record<string, unknown> } | { ok: false; problems: string };
+
+/** A tool as the registry holds it, however it was defined. */
+export interface RegisteredTool extends ToolBase {
+  /** JSON Schema of the arguments: native calls and the text protocol's catalogue show this. */
+  parameters: Record<string, unknown>;
+  /** Validates and normalises arguments. */
+  check(args: unknown): Checked;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolReply>;
 }
 
 /** Ties a tool's schema to its handler, so the handler's arguments are typed by the schema. */
@@ -62,15 +74,43 @@ export function defineTool<I extends AnyObject>(definition: ToolDefinition<I>): 
   return definition;
 }
 
-export type Validation = { ok: true; tool: ToolDefinition; args: Record<string, unknown> } | { ok: false; error: string };
+/**
+ * A tool described by a JSON Schema. Throws, naming the tool and the reason, when the schema
+ * uses what FoxAgent cannot check (the caller leaves that tool out and says so).
+ */
+export function defineJsonSchemaTool(definition: JsonSchemaToolDefinition): RegisteredTool {
+  const { inputSchema, ...rest } = definition;
+  let checker: z.ZodType;
+  try {
+    checker = jsonSchemaChecker(inputSchema);
+  } catch (error) {
+    if (error instanceof SchemaError) throw new Error(`Tool "${definition.name}" cannot be offered: ${error.message}.`);
+    throw error;
+  }
+  const { $schema: _version, ...parameters } = inputSchema;
+  return { ...rest, parameters: { type: 'object', ...parameters }, check: (args) => checkWith(checker, args) };
+}
+
+function fromZod(tool: ToolDefinition): RegisteredTool {
+  const { input, ...rest } = tool;
+  return { ...rest, parameters: toJsonSchema(input), check: (args) => checkWith(input, args), run: (args, ctx) => tool.run(args, ctx) };
+}
+
+function checkWith(schema: z.ZodType, args: unknown): Checked {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  return { ok: false, problems: describeIssues(parsed.error.issues) };
+}
+
+export type Validation = { ok: true; tool: RegisteredTool; args: Record<string, unknown> } | { ok: false; error: string };
 
 export class ToolRegistry {
-  private readonly tools = new Map<string, ToolDefinition>();
+  private readonly tools = new Map<string, RegisteredTool>();
 
-  constructor(tools: readonly ToolDefinition<AnyObject>[]) {
+  constructor(tools: readonly (ToolDefinition<AnyObject> | RegisteredTool)[]) {
     for (const tool of tools) {
       if (this.tools.has(tool.name)) throw new Error(`Two tools are named ${tool.name}.`);
-      this.tools.set(tool.name, tool as unknown as ToolDefinition);
+      this.tools.set(tool.name, 'input' in tool ? fromZod(tool as unknown as ToolDefinition) : tool);
     }
   }
 
@@ -78,17 +118,17 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  get(name: string): ToolDefinition | undefined {
+  get(name: string): RegisteredTool | undefined {
     return this.tools.get(name);
   }
 
-  all(): ToolDefinition[] {
+  all(): RegisteredTool[] {
     return [...this.tools.values()];
   }
 
   /** JSON Schema for native tool calling; the text protocol's catalogue is built from the same. */
   specs(): ToolSpec[] {
-    return this.all().map((tool) => ({ name: tool.name, description: tool.description, parameters: toJsonSchema(tool.input) }));
+    return this.all().map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
   }
 
   /** Checks a call against its tool's schema; the error is worded for the model to fix its call. */
@@ -96,10 +136,9 @@ export class ToolRegistry {
     const tool = this.tools.get(call.name);
     if (!tool) return { ok: false, error: `There is no tool named "${call.name}". Available tools: ${this.names.join(', ')}.` };
     if (call.argumentsError) return { ok: false, error: `${call.argumentsError} Call ${call.name} again with a JSON object of arguments.` };
-    const parsed = tool.input.safeParse(call.arguments);
-    if (parsed.success) return { ok: true, tool, args: parsed.data };
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-    return { ok: false, error: `Invalid arguments for ${call.name}: ${problems}. Fix them and call ${call.name} again.` };
+    const checked = tool.check(call.arguments);
+    if (checked.ok) return { ok: true, tool, args: checked.args };
+    return { ok: false, error: `Invalid arguments for ${call.name}: ${checked.problems}. Fix them and call ${call.name} again.` };
   }
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PageReader } from '../page/page-reader';
 import { restrictionOf } from '../page/restricted';
-import { defineTool, type ToolContext, type ToolResult } from './registry';
+import { defineTool, type ToolContext, type ToolReply } from './registry';
 import { webUrl } from './schemas';
 
 /** The tab APIs the tab tools use; `browser.tabs` provides them. */
@@ -28,7 +28,7 @@ const NAV_TIMEOUT = 30_000;
 
 export function createTabTools(deps: TabToolDeps) {
   /** After a navigation: where the tab is now, and its page, so the model need not ask. */
-  const arrived = async (tabId: number, what: string, ctx: ToolContext): Promise<ToolResult> => {
+  const arrived = async (tabId: number, what: string, ctx: ToolContext): Promise<ToolReply> => {
     await deps.waitForLoad(tabId, NAV_TIMEOUT);
     deps.reader.invalidate(tabId);
     const tab = await deps.tabs.get(tabId);
@@ -38,10 +38,10 @@ export function createTabTools(deps: TabToolDeps) {
     return { ok: true, content: `${what} Now on ${tab.url} — ${tab.title ?? ''}${page ? `\n\n${page.rendered}` : ''}`, preview: `${what} ${tab.url}` };
   };
 
-  const requireTab = (ctx: ToolContext): number | ToolResult =>
+  const requireTab = (ctx: ToolContext): number | ToolReply =>
     ctx.task.tabId ?? { ok: false, content: 'There is no tab to work in. Open one with open_tab.' };
 
-  const guarded = async (run: () => Promise<ToolResult>): Promise<ToolResult> => {
+  const guarded = async (run: () => Promise<ToolReply>): Promise<ToolReply> => {
     try {
       return await run();
     } catch (error) {

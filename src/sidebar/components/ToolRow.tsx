@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { shownArguments, type ToolMessage } from '../../shared/conversation';
 import { t } from '../../ui/i18n';
 import { summarizeArgs } from '../lib/describe';
+import { ToolParts } from './ToolParts';
 
 const STATUS_ICON: Record<ToolMessage['status'], string> = {
   pending: '…',
@@ -43,6 +44,7 @@ export function ToolRow({ message }: { message: ToolMessage }) {
         </div>
       )}
       {!open && message.preview && <p className="truncate px-2 pb-1 text-muted">{message.preview}</p>}
+      {message.parts && <ToolParts parts={message.parts} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { ReceivedImage } from './images';
 
 export interface ScriptedToolCall {
   name: string;
@@ -41,6 +42,8 @@ export interface RecordedRequest {
   body: any;
   model?: string;
   at: number;
+  /** Images in a chat request, decoded from the wire (OpenAI image_url data URLs, Ollama images). */
+  images: ReceivedImage[];
 }
 
 export type ReplyScript = ScriptedReply | ((request: RecordedRequest) => ScriptedReply);
@@ -48,6 +51,7 @@ export type ReplyScript = ScriptedReply | ((request: RecordedRequest) => Scripte
 export interface ModelSpec {
   name: string;
   tools?: boolean;
+  /** Said by Ollama's /api/show, and by /v1/models as OpenRouter does (input_modalities), when set. */
   vision?: boolean;
   contextLength?: number;
   /** As an Ollama with this model loaded: /api/ps lists it with this context length (no model with it: no /api/ps). */

@@ -1,14 +1,16 @@
-import { fitToBudget, truncateResult } from '../../../src/background/agent/compaction';
+import { fitToBudget } from '../../../src/background/agent/compaction';
+import { boundParts, renderForModel } from '../../../src/background/agent/parts';
 import { estimateRequestTokens } from '../../../src/background/llm/context-budget';
 import type { LlmMessage } from '../../../src/background/llm/types';
 
 const big = (n: number) => 'x'.repeat(n);
 
 test('a long tool result is cut and says so', () => {
-  const cut = truncateResult(big(10_000), 1000);
+  const truncate = (text: string, budget: number) => renderForModel(boundParts([{ type: 'text', text }], budget)).text;
+  const cut = truncate(big(10_000), 1000);
   expect(cut.length).toBeLessThan(1200);
   expect(cut).toMatch(/9000 more characters cut/);
-  expect(truncateResult('short', 1000)).toBe('short');
+  expect(truncate('short', 1000)).toBe('short');
 });
 
 test('older tool results shrink first, the latest stay whole', () => {

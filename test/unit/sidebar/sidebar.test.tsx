@@ -17,6 +17,7 @@ import { useChat } from '../../../src/sidebar/stores/chat';
 import { useDraft } from '../../../src/sidebar/stores/draft';
 import { usePermissions } from '../../../src/sidebar/stores/permissions';
 import { useSettings } from '../../../src/sidebar/stores/settings';
+import { PNG_BASE64 } from '../../support/images';
 
 const conversation = (messages: Conversation['messages'] = [], over: Partial<Conversation> = {}): Conversation => ({ id: 'c1', title: '', createdAt: 1, updatedAt: 1, messages, ...over });
 const user = (id: string, content: string) => ({ id, role: 'user' as const, content, createdAt: 1 });
@@ -402,4 +403,27 @@ test('the status bar shows the mode, step n of the limit and the last action whi
   expect(bar.textContent).toContain('click');
   act(() => background.emit({ type: 'agent/status', status: { conversationId: 'c1', running: false, step: 3, stepLimit: 10 } }));
   expect(screen.queryByTestId('agent-status')).toBeNull();
+});
+
+test('a tool row shows a returned image as a thumbnail from its own bytes, and structured data as a summary', async () => {
+  const hostileAlt = '<img src=x onerror="alert(1)"> chart';
+  const shot = {
+    id: 't1', role: 'tool' as const, createdAt: 3, toolCallId: 'c1', name: 'screenshot', arguments: {}, status: 'done' as const,
+    content: '[image 1: PNG, 1 KB]',
+    parts: [
+      { type: 'image' as const, mimeType: 'image/png' as const, data: PNG_BASE64, bytes: 70, alt: hostileAlt },
+      { type: 'data' as const, value: { price: 12.5, currency: 'EUR' } },
+      { type: 'image' as const, mimeType: 'image/jpeg' as const, bytes: 900 },
+    ],
+  };
+  current = conversation([user('u1', 'Look at the chart'), shot]);
+  await renderApp();
+  const row = screen.getByTestId('tool-row');
+  const images = within(row).getAllByTestId('tool-image') as HTMLImageElement[];
+  expect(images.map((img) => img.getAttribute('src'))).toEqual([`data:image/png;base64,${PNG_BASE64}`]);
+  // The page's words are the image's alt text, never markup.
+  expect(images[0]!.getAttribute('alt')).toBe(hostileAlt);
+  expect(row.querySelectorAll('img')).toHaveLength(1);
+  expect(within(row).getByTestId('tool-data').textContent).toBe('Data: {"price":12.5,"currency":"EUR"}');
+  expect(within(row).getByTestId('tool-image-gone').textContent).toBe('[image no longer kept]');
 });

@@ -1,6 +1,7 @@
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama/browser';
 import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
 import { callId } from '../call-id';
+import { hoistToolImages } from '../images';
 import { Deadline } from '../deadline';
 import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, unreachable, type ErrorContext } from '../errors';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolSpec } from '../types';
@@ -67,7 +68,7 @@ async function* streamChat(
   try {
     const stream = await clientFor(deadline.signal).chat({
       model: request.model,
-      messages: request.messages.map(toWireMessage),
+      messages: hoistToolImages(request.messages).map(toWireMessage),
       stream: true,
       ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
       options: {
@@ -124,7 +125,7 @@ function toWireMessage(message: LlmMessage): Message {
     case 'system':
       return { role: 'system', content: message.content };
     case 'user':
-      return { role: 'user', content: message.content, ...(message.images?.length ? { images: message.images.map(stripDataUrl) } : {}) };
+      return { role: 'user', content: message.content, ...(message.images?.length ? { images: message.images.map((image) => image.data) } : {}) };
     case 'assistant':
       return {
         role: 'assistant',
@@ -132,13 +133,9 @@ function toWireMessage(message: LlmMessage): Message {
         ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) } : {}),
       };
     case 'tool':
+      // Images on a tool message reach the model only with some templates: `hoistToolImages` has moved them to a user message.
       return { role: 'tool', content: message.content, tool_name: message.name } as Message;
   }
-}
-
-/** Ollama wants bare base64 images, not data URLs. */
-function stripDataUrl(image: string): string {
-  return image.replace(/^data:[^,]*,/, '');
 }
 
 function mergeSignals(a: AbortSignal | null | undefined, b: AbortSignal): AbortSignal {

@@ -5,6 +5,7 @@ import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
 import { Deadline } from '../deadline';
 import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, parseRetryAfter, unreachable, type ErrorContext } from '../errors';
 import { callId } from '../call-id';
+import { hoistToolImages } from '../images';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolCall, ToolSpec } from '../types';
 
 export interface OpenAiProviderConfig {
@@ -74,7 +75,7 @@ async function* streamChat(
     const stream = await client.chat.completions.create(
       {
         model: request.model,
-        messages: request.messages.map(toWireMessage),
+        messages: hoistToolImages(request.messages).map(toWireMessage),
         stream: true,
         stream_options: { include_usage: true },
         ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
@@ -169,7 +170,7 @@ function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
         role: 'user',
         content: [
           { type: 'text', text: message.content },
-          ...message.images.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+          ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mimeType};base64,${image.data}` } })),
         ],
       };
     case 'assistant':
@@ -187,6 +188,7 @@ function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
           : {}),
       };
     case 'tool':
+      // Text only on this wire: `hoistToolImages` has moved the result's images to a user message.
       return { role: 'tool', content: message.content, tool_call_id: message.toolCallId };
   }
 }

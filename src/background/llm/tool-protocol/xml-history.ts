@@ -15,7 +15,8 @@ function toolResult(message: Extract<LlmMessage, { role: 'tool' }>): string {
 /**
  * Rewrites a conversation for a model without native tool calling: the catalogue joins the
  * system prompt, earlier calls become text, and tool results come back as user turns
- * (consecutive results in one turn, as most chat templates expect strict alternation).
+ * (consecutive results in one turn, as most chat templates expect strict alternation), with
+ * their images.
  */
 export function toTextToolMessages(messages: readonly LlmMessage[], catalogue: string): LlmMessage[] {
   const out: LlmMessage[] = [];
@@ -28,9 +29,13 @@ export function toTextToolMessages(messages: readonly LlmMessage[], catalogue: s
       const calls = (message.toolCalls ?? []).map(formatToolCall);
       out.push({ role: 'assistant', content: [message.content, ...calls].filter(Boolean).join('\n') });
     } else if (message.role === 'tool') {
+      // The result's images ride on the user turn that carries it.
       const previous = out.at(-1);
-      if (previous?.role === 'user' && previous.content.startsWith('<tool_result')) previous.content += `\n${toolResult(message)}`;
-      else out.push({ role: 'user', content: toolResult(message) });
+      const images = message.images ?? [];
+      if (previous?.role === 'user' && previous.content.startsWith('<tool_result')) {
+        previous.content += `\n${toolResult(message)}`;
+        if (images.length) previous.images = [...(previous.images ?? []), ...images];
+      } else out.push({ role: 'user', content: toolResult(message), ...(images.length ? { images: [...images] } : {}) });
     } else {
       out.push(message);
     }
