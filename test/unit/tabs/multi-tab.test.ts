@@ -106,17 +106,27 @@ test('words that fit several sets of tabs get a question back, with no model cal
   expect(chosen.reads.sort()).toEqual([11, 12]);
 });
 
-test('a task about chosen tabs starts in the first of them and may work only there', async () => {
+test('a task about chosen tabs starts in the current tab and may work there and in the chosen tabs only', async () => {
   const { store, chat } = setup(TABS);
   server.script({ toolCalls: [{ name: 'read_page', arguments: {} }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'Read.' } }] });
   const conversation = await store.create();
-  const runs: { tabs?: readonly number[] }[] = [];
-  chat.runs.subscribe(() => runs.push(...chat.runs.list().map((r) => ({ ...r, tabs: chat.runs.get(r.id)?.scope.allowedTabs ? [...chat.runs.get(r.id)!.scope.allowedTabs!] : undefined }))));
+  // The run as the registry opened it: given the chosen tab; then the turn adds the tab it starts in.
+  let scope: { allowedTabs?: ReadonlySet<number> } | undefined;
+  let given: number[] | undefined;
+  chat.runs.subscribe((runs) => {
+    const run = runs[0] && chat.runs.get(runs[0].id);
+    if (run && !scope) {
+      scope = run.scope;
+      given = [...(run.scope.allowedTabs ?? [])];
+    }
+  });
   await chat.send(conversation.id, 'Click the cheapest kettle', 'sidebar', { tabs: [ref(TABS[1]!)] });
   await settled(chat, conversation.id);
-  expect(runs[0]!.tabs).toEqual([12]);
+  expect(given).toEqual([12]);
+  expect([...(scope?.allowedTabs ?? [])].sort()).toEqual([11, 12]);
   const system = server.chatRequests()[0]!.body.messages[0].content as string;
-  expect(system).toContain('work only in them');
+  expect(system).toContain('work only in the current tab, these tabs');
   expect(system).toContain('tab_id=12');
-  expect(system).toContain('34.50 EUR');
+  // It starts where the user is: the active tab's page is the one in view.
+  expect(system).toContain('39.90 EUR');
 });
