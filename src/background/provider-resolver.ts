@@ -1,3 +1,4 @@
+import { say } from '../shared/i18n';
 import { keyBoundTo, loadSettings, sameBaseUrl, type KeyValueStore, type Settings } from '../shared/settings';
 import type { Session } from './chat-service';
 import { TextModeCache } from './llm/capabilities';
@@ -41,8 +42,8 @@ export function createSessionFactory(store: KeyValueStore) {
       if (chosen) return { router, settings, model: chosen };
       const [first] = await provider.listModels();
       if (!first) {
-        throw new LlmError('no_model', 'The server has no models to chat with.', {
-          hint: settings.provider.kind === 'ollama' ? 'Pull one, e.g. `ollama pull qwen3:4b`, then retry.' : 'Choose a model in FoxAgent’s settings.',
+        throw new LlmError('no_model', say('errorNoModels'), {
+          hint: settings.provider.kind === 'ollama' ? say('hintPullAnyModel') : say('hintChooseModelInSettings'),
         });
       }
       return { router, settings, model: first.id };

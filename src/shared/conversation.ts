@@ -1,10 +1,19 @@
 import { z } from 'zod';
+import { LocalizedSchema } from './i18n';
+
+/**
+ * The message and hint as catalogue keys, shown in the user's language; `message` and `hint`
+ * keep the English words (errors saved before keys existed have only those).
+ */
+export const ErrorTextSchema = z.object({ message: LocalizedSchema, hint: z.union([LocalizedSchema, z.array(LocalizedSchema)]).optional() });
+export type ErrorText = z.infer<typeof ErrorTextSchema>;
 
 /** An error as the user sees it: what happened, and what to do about it. */
 export const UserErrorSchema = z.object({
   code: z.string(),
   message: z.string(),
   hint: z.string().optional(),
+  text: ErrorTextSchema.optional(),
   retryable: z.boolean().default(true),
 });
 export type UserError = z.infer<typeof UserErrorSchema>;

@@ -6,7 +6,7 @@
  * receiver validates with these schemas: it does not trust the sender.
  */
 import { z } from 'zod';
-import { ConversationSchema, UserErrorSchema } from './conversation';
+import { ConversationSchema, ErrorTextSchema, UserErrorSchema } from './conversation';
 import { SettingsSchema } from './settings';
 import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
@@ -168,7 +168,7 @@ export type BgToUiEvent = z.infer<typeof BgToUiEventSchema>;
 
 // ── Envelopes on the port ───────────────────────────────────────────────────────────────────
 
-export const SerializedErrorSchema = z.object({ code: z.string(), message: z.string(), hint: z.string().optional() });
+export const SerializedErrorSchema = z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), text: ErrorTextSchema.optional() });
 export type SerializedError = z.infer<typeof SerializedErrorSchema>;
 
 export const RequestEnvelopeSchema = z.object({ kind: z.literal('request'), id: z.number().int(), body: UiToBgRequestSchema });

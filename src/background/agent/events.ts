@@ -1,4 +1,5 @@
 import type { ToolCallStatus } from '../../shared/conversation';
+import type { Localized } from '../../shared/i18n';
 import type { ToolCall } from '../llm/types';
 
 /** What the loop reports as it goes; the turn recorder turns these into conversation state. */
@@ -20,12 +21,12 @@ export type AgentEvent =
       masked?: string[];
     };
 
+/** Why the loop stopped before an answer; the user is told in `text`. */
+export type StopKind = 'step_limit' | 'time_limit' | 'repeat' | 'empty';
+
 export type AgentOutcome =
   | { kind: 'answered'; text: string }
   | { kind: 'done'; summary: string }
   | { kind: 'asked_user'; question: string }
-  | { kind: 'step_limit'; message: string }
-  | { kind: 'time_limit'; message: string }
-  | { kind: 'repeat'; message: string }
-  | { kind: 'empty'; message: string }
+  | { kind: StopKind; message: string; text: Localized }
   | { kind: 'stopped' };
