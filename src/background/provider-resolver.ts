@@ -58,8 +58,8 @@ export function createSessionFactory(store: KeyValueStore) {
 function refuseForeignKey(settings: Settings): void {
   const { apiKey, baseUrl } = settings.provider;
   if (!apiKey || sameBaseUrl(keyBoundTo(settings.provider), baseUrl)) return;
-  throw new LlmError('key_mismatch', `The stored API key was saved for another server, so FoxAgent will not send it to ${baseUrl}.`, {
-    hint: 'Open FoxAgent’s options, enter the key for this server (or remove it), and save.',
+  throw new LlmError('key_mismatch', say('errorKeyMismatch', baseUrl), {
+    hint: say('hintKeyMismatch'),
     retryable: false,
   });
 }

@@ -161,7 +161,7 @@ function toLlmError(error: unknown, ctx: ErrorContext, timedOut: boolean): LlmEr
       hint: say('hintOllamaTimeout'),
     });
   }
-  if (isAbortError(error)) return new LlmError('aborted', say('errorStopped'));
+  if (isAbortError(error)) return new LlmError('aborted', say('stopped'));
   if (isResponseError(error)) return fromStatus(error.status_code, error.error, ctx);
   if (isErrorNamed(error, 'SyntaxError')) return badReply();
   if (error instanceof Error && /did not receive done/i.test(error.message)) return streamCut();

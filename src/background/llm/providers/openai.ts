@@ -195,7 +195,7 @@ function timeoutError(ctx: ErrorContext): LlmError {
 
 function toLlmError(error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof LlmError) return error;
-  if (error instanceof APIUserAbortError || isAbortError(error)) return new LlmError('aborted', say('errorStopped'));
+  if (error instanceof APIUserAbortError || isAbortError(error)) return new LlmError('aborted', say('stopped'));
   if (error instanceof APIError && typeof error.status === 'number') {
     const body = error.error as { message?: string } | undefined;
     return fromStatus(error.status, body?.message ?? error.message, ctx, parseRetryAfter(error.headers?.get?.('retry-after')));
