@@ -118,7 +118,7 @@ export class TurnRecorder {
     const patch = {
       status: event.status,
       ...(event.content !== undefined ? { content: event.content } : {}),
-      ...(event.preview !== undefined ? { preview: event.preview } : {}),
+      ...(event.preview !== undefined ? { preview: event.preview, previewText: event.previewText } : {}),
       ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
       ...(event.masked?.length ? { masked: event.masked } : {}),
     };

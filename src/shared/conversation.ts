@@ -59,6 +59,8 @@ export const ToolMessageSchema = z.object({
   /** What the model reads (truncated to a budget). */
   content: z.string(),
   preview: z.string().optional(),
+  /** The preview as a catalogue key, when FoxAgent worded it; `preview` keeps the English. */
+  previewText: LocalizedSchema.optional(),
   durationMs: z.number().optional(),
   /** The model's stated reason, when it gave one; shown with permission requests. */
   reason: z.string().optional(),

@@ -16,6 +16,7 @@ export type AgentEvent =
       status: ToolCallStatus;
       content?: string;
       preview?: string;
+      previewText?: Localized;
       durationMs?: number;
       /** Arguments whose values are secret (a typed password): shown to the user as [redacted]. */
       masked?: string[];

@@ -1,5 +1,6 @@
+import { say } from '../../shared/i18n';
 import type { ToolCall } from '../llm/types';
-import type { TaskState, ToolRegistry, ToolResult } from '../tools/registry';
+import { previewOf, type TaskState, type ToolRegistry, type ToolResult } from '../tools/registry';
 import { truncateResult } from './compaction';
 import type { AgentEvent } from './events';
 import { signatureOf, type DedupWindow } from './guards';
@@ -33,7 +34,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
 
   const checked = deps.tools.validate(call);
   if (!checked.ok) {
-    report('failed', { content: checked.error, preview: 'Invalid arguments' });
+    report('failed', { content: checked.error, ...previewOf(say('previewInvalidArguments')) });
     return { ok: false, content: checked.error };
   }
   const { tool, args } = checked;
@@ -41,7 +42,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const earlier = tool.risk === 'read' || tool.repeatable || tool.name === 'done' ? undefined : deps.dedup.find(signature);
   if (earlier !== undefined) {
     const content = `Not repeated: you made this exact call just before. Its result was: ${earlier}\nDo the next step instead, or call done if the task is finished.`;
-    report('skipped', { content, preview: 'Identical to the previous call' });
+    report('skipped', { content, ...previewOf(say('previewRepeated')) });
     return { ok: false, content };
   }
 
@@ -61,7 +62,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const result = await runWithTimeout(() => tool.run(args, { signal: combined(signal, tool.timeoutMs), conversationId: scope.conversationId, task: scope.task }), tool.timeoutMs, signal);
   const content = truncateResult(result.content, deps.limits.toolResultChars);
   const durationMs = now() - started;
-  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), durationMs, masked });
+  report(result.ok ? 'done' : 'failed', { content, preview: result.preview ?? firstLine(content), previewText: result.previewText, durationMs, masked });
   deps.gate.settled?.(gateCall, gateScope, verdict, { status: result.ok ? 'done' : 'failed', durationMs, summary: result.preview ?? firstLine(content) });
   if (tool.risk !== 'read') deps.dedup.clear();
   deps.dedup.remember(signature, firstLine(content));
@@ -77,8 +78,8 @@ async function runWithTimeout(run: () => Promise<ToolResult>, timeoutMs: number,
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, content: `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`, preview: 'Timed out' }), timeoutMs);
-    onAbort = () => resolve({ ok: false, content: 'Stopped by the user.', preview: 'Stopped' });
+    timer = setTimeout(() => resolve({ ok: false, content: `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`, ...previewOf(say('previewTimedOut')) }), timeoutMs);
+    onAbort = () => resolve({ ok: false, content: 'Stopped by the user.', ...previewOf(say('previewStopped')) });
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Localized } from '../../shared/i18n';
+import { english } from '../english';
 import type { Risk } from '../../shared/permissions';
 import type { ToolCall, ToolSpec } from '../llm/types';
 
@@ -29,10 +31,17 @@ export interface ToolResult {
   content: string;
   /** A short line for the action timeline. */
   preview?: string;
+  /** The same line as a catalogue key, when FoxAgent words it (shown in the user's language). */
+  previewText?: Localized;
   /** Ends the task (the `done` tool). */
   final?: boolean;
   /** Pauses the task for the user (the `ask_user` tool). */
   question?: string;
+}
+
+/** A timeline line FoxAgent words itself: English in `preview`, the key for the user's language. */
+export function previewOf(text: Localized): { preview: string; previewText: Localized } {
+  return { preview: english(text), previewText: text };
 }
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;

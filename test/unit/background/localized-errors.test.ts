@@ -72,8 +72,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-test('the background words no error, hint or stop as an English literal', () => {
-  const literal = /new LlmError\([^,]+,\s*['"`]|\bhint:\s*['"`]|\bstop\([^,]+,\s*['"`]|\bmessage:\s*['"`][A-Z][a-z]+ /;
+test('the background words no error, hint, stop or timeline line of its own as an English literal', () => {
+  const literal = /new LlmError\([^,]+,\s*['"`]|\bhint:\s*['"`]|\bstop\([^,]+,\s*['"`]|\bmessage:\s*['"`][A-Z][a-z]+ |\bpreview:\s*['"]/;
   const offenders = sourceFiles(path.join(ROOT, 'src/background')).flatMap((file) =>
     readFileSync(file, 'utf8')
       .split('\n')
