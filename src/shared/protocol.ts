@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ConversationSchema, ErrorTextSchema, UserErrorSchema } from './conversation';
+import { LocalizedSchema } from './i18n';
 import { SettingsSchema } from './settings';
 import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
@@ -38,8 +39,10 @@ export const PermissionRequestSchema = z.object({
    * it belongs to), the tab (title and site) or the destination. Shown in the question.
    */
   target: z.string().optional(),
-  /** Why the engine asks: its rule, or what it escalated. */
+  /** Why the engine asks: its rule, or what it escalated (English). */
   why: z.string().optional(),
+  /** The same reasons as catalogue keys, shown in the user's language, one after the other. */
+  whyText: z.array(LocalizedSchema).optional(),
   /** Whether "always allow on this site" may be offered (never for sensitive actions). */
   canAllowAlways: z.boolean(),
   /** Whether "allow <tool> on <site> for this task" may be offered (interactions only). */

@@ -14,9 +14,9 @@ export function t(key: MessageKey, substitutions?: string | string[]): string {
   return message || key;
 }
 
-/** A message the background sent as a key, in the user's language. */
-export function shown(text: Localized | Localized[]): string {
-  return [text].flat().map((part) => t(part.key, part.args)).join(' ');
+/** A message the background sent as keys, in the user's language (several parts joined by `joiner`). */
+export function shown(text: Localized | Localized[], joiner = ' '): string {
+  return [text].flat().map((part) => t(part.key, part.args)).join(joiner);
 }
 
 /**
