@@ -7,6 +7,7 @@ import path from 'node:path';
 import { evaluate, type CallFacts } from '../../../src/background/permissions/engine';
 import { PolicyStore } from '../../../src/background/permissions/policies';
 import { formatMessage, type Catalogue, type Localized } from '../../../src/shared/i18n';
+import { callFacts } from '../../support/call-facts';
 import { MemoryStorage } from '../../support/memory-storage';
 
 const catalogue = (locale: string) => JSON.parse(readFileSync(path.resolve(__dirname, '../../../_locales', locale, 'messages.json'), 'utf8')) as Catalogue;
@@ -14,16 +15,7 @@ const en = catalogue('en');
 const de = catalogue('de');
 const words = (parts: Localized[] | undefined, locale: Catalogue) => (parts ?? []).map((p) => formatMessage(locale, p.key, p.args)).join('; ');
 
-const facts = (over: Partial<CallFacts>): CallFacts => ({
-  tool: 'click',
-  risk: 'interact',
-  args: { id: 3 },
-  origin: 'https://shop.example',
-  startOrigin: 'https://shop.example',
-  userText: 'add the blue mug to my cart',
-  pageText: 'Blue mug — €12. Add to cart.',
-  ...over,
-});
+const facts = callFacts;
 
 const cases: [string, Partial<CallFacts>, boolean, RegExp][] = [
   ['the default for the tier', {}, false, /^die Voreinstellung für Aktionen der Stufe interact$/],
