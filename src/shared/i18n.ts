@@ -31,5 +31,6 @@ export function formatMessage(catalogue: Catalogue, key: string, substitutions: 
   const entry = catalogue[key];
   if (!entry) return '';
   const fill = (text: string) => text.replace(/\$(\d)/g, (_m, n: string) => substitutions[Number(n) - 1] ?? '');
-  return entry.message.replace(/\$([A-Z0-9_]+)\$/gi, (_, name: string) => fill(entry.placeholders?.[name.toLowerCase()]?.content ?? '')).replace(/\$\$/g, '$');
+  // One pass, so that a substitution holding `$$` or `$NAME$` (a server's words) stays as it is.
+  return entry.message.replace(/\$\$|\$([A-Z0-9_]+)\$/gi, (match, name?: string) => (name ? fill(entry.placeholders?.[name.toLowerCase()]?.content ?? '') : '$'));
 }

@@ -42,3 +42,9 @@ test('a key with no hint key keeps the English hint beside the translated messag
   const mixed = UserErrorSchema.parse({ code: 'x', message: 'Stopped.', hint: 'plain words', text: { message: { key: 'stopped' } } });
   expect(errorWords(mixed)).toEqual({ message: 'Angehalten.', hint: 'plain words' });
 });
+
+test('substitutions are filled as given: a server’s words holding $$ or $NAME$ stay as they are', () => {
+  const catalogue: Catalogue = { said: { message: 'Costs $$5. Said: $SAID$', placeholders: { said: { content: '$1' } } } };
+  expect(formatMessage(catalogue, 'said', ['pay $$ to $SAID$ now'])).toBe('Costs $5. Said: pay $$ to $SAID$ now');
+  expect(formatMessage(catalogue, 'missing')).toBe('');
+});
