@@ -1,3 +1,4 @@
+import { say } from '../shared/i18n';
 import { titleFrom, newId, type Conversation, type PageFocus, type TabRef, type UserMessage } from '../shared/conversation';
 import type { BgToUiEvent } from '../shared/protocol';
 import type { ConversationStore } from './conversations';
@@ -64,7 +65,7 @@ export class ChatService {
     const conversation = await this.idle(conversationId);
     const lastUser = conversation.messages.map((m) => m.role).lastIndexOf('user');
     const message = conversation.messages[lastUser];
-    if (!message || message.role !== 'user') throw new LlmError('bad_request', 'There is nothing to retry.', { retryable: false });
+    if (!message || message.role !== 'user') throw new LlmError('bad_request', say('errorNothingToRetry'), { retryable: false });
     await this.start(conversation, message, 'sidebar', () => void conversation.messages.splice(lastUser + 1));
     return { messageId: message.id };
   }
@@ -73,7 +74,7 @@ export class ChatService {
   async edit(conversationId: string, messageId: string, text: string): Promise<{ messageId: string }> {
     const conversation = await this.idle(conversationId);
     const index = conversation.messages.findIndex((m) => m.id === messageId && m.role === 'user');
-    if (index < 0) throw new LlmError('bad_request', 'That message is no longer in this chat.', { retryable: false });
+    if (index < 0) throw new LlmError('bad_request', say('errorMessageGone'), { retryable: false });
     const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now() };
     await this.start(conversation, message, 'sidebar', () => {
       conversation.messages.splice(index, conversation.messages.length - index, message);
@@ -85,7 +86,7 @@ export class ChatService {
   /** Chooses the model for this chat ('' for the settings' default); every open sidebar sees it. */
   async setModel(conversationId: string, model: string): Promise<Conversation> {
     const conversation = await this.deps.store.get(conversationId);
-    if (!conversation) throw new LlmError('bad_request', 'That conversation no longer exists.', { retryable: false });
+    if (!conversation) throw new LlmError('bad_request', say('errorConversationGone'), { retryable: false });
     conversation.model = model.trim() || undefined;
     await this.deps.store.save(conversation);
     this.deps.emit({ type: 'conversation/updated', conversation });
@@ -98,7 +99,7 @@ export class ChatService {
 
   private async idle(conversationId: string): Promise<Conversation> {
     const conversation = await this.deps.store.get(conversationId);
-    if (!conversation) throw new LlmError('bad_request', 'That conversation no longer exists.', { retryable: false });
+    if (!conversation) throw new LlmError('bad_request', say('errorConversationGone'), { retryable: false });
     if (this.isRunning(conversationId)) throw new LlmError('bad_request', new RunConflict(conversationId).message, { retryable: false });
     return conversation;
   }
@@ -127,8 +128,8 @@ export class ChatService {
       this.runs.close(run.id);
       conversation.messages.splice(0, conversation.messages.length, ...before.messages);
       conversation.title = before.title;
-      const error = new LlmError('storage_failed', 'Your message could not be saved, so FoxAgent did not send it.', {
-        hint: `Firefox’s extension storage refused the write (${cause instanceof Error ? cause.message : String(cause)}). Free some space, e.g. delete old chats or clear the audit log, then send again: your text is back in the box.`,
+      const error = new LlmError('storage_failed', say('errorNotSaved'), {
+        hint: say('hintStorageRefused', cause instanceof Error ? cause.message : String(cause)),
         retryable: true,
       });
       this.deps.emit({ type: 'chat/error', conversationId: conversation.id, error: error.toUserError(), unsentText: message.content });

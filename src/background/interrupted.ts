@@ -1,9 +1,14 @@
 import { newId, type AssistantMessage, type Conversation, type UserError } from '../shared/conversation';
+import { say } from '../shared/i18n';
+import { english } from './english';
+
+const INTERRUPTED_TEXT = { message: say('errorInterrupted'), hint: say('hintInterrupted') };
 
 export const INTERRUPTED: UserError = {
   code: 'interrupted',
-  message: 'FoxAgent was restarted before this finished.',
-  hint: 'Retry to run it again. Check the page first: an action that was running may or may not have happened.',
+  message: english(INTERRUPTED_TEXT.message),
+  hint: english(INTERRUPTED_TEXT.hint),
+  text: INTERRUPTED_TEXT,
   retryable: true,
 };
 

@@ -1,3 +1,4 @@
+import { say } from '../shared/i18n';
 import { keyBoundTo, sameBaseUrl, type Settings } from '../shared/settings';
 import { loadSettings } from '../shared/settings-store';
 import { storeOf, type StoreOrArea } from '../shared/store';
@@ -45,8 +46,8 @@ export function createSessionFactory(storage: StoreOrArea) {
       if (chosen) return { router, settings, model: chosen };
       const [first] = await provider.listModels();
       if (!first) {
-        throw new LlmError('no_model', 'The server has no models to chat with.', {
-          hint: settings.provider.kind === 'ollama' ? 'Pull one, e.g. `ollama pull qwen3:4b`, then retry.' : 'Choose a model in FoxAgent’s settings.',
+        throw new LlmError('no_model', say('errorNoModels'), {
+          hint: settings.provider.kind === 'ollama' ? say('hintPullAnyModel') : say('hintChooseModelInSettings'),
         });
       }
       return { router, settings, model: first.id };
@@ -61,8 +62,8 @@ export function createSessionFactory(storage: StoreOrArea) {
 function refuseForeignKey(settings: Settings): void {
   const { apiKey, baseUrl } = settings.provider;
   if (!apiKey || sameBaseUrl(keyBoundTo(settings.provider), baseUrl)) return;
-  throw new LlmError('key_mismatch', `The stored API key was saved for another server, so FoxAgent will not send it to ${baseUrl}.`, {
-    hint: 'Open FoxAgent’s options, enter the key for this server (or remove it), and save.',
+  throw new LlmError('key_mismatch', say('errorKeyMismatch', baseUrl), {
+    hint: say('hintKeyMismatch'),
     retryable: false,
   });
 }

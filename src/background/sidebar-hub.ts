@@ -50,7 +50,10 @@ export class SidebarHub {
 }
 
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof LlmError) return { code: error.code, message: error.message, hint: error.options.hint };
+  if (error instanceof LlmError) {
+    const { code, message, hint, text } = error.toUserError();
+    return { code, message, hint, ...(text && { text }) };
+  }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 

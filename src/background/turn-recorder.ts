@@ -132,7 +132,7 @@ export class TurnRecorder {
       status: event.status,
       ...(event.content !== undefined ? { content: event.content } : {}),
       ...(event.parts ? { parts: event.parts } : {}),
-      ...(event.preview !== undefined ? { preview: event.preview } : {}),
+      ...(event.preview !== undefined ? { preview: event.preview, previewText: event.previewText } : {}),
       ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
       ...(event.masked?.length ? { masked: event.masked } : {}),
     };

@@ -20,7 +20,7 @@ export function PermissionsSection() {
     try {
       await action();
     } catch (e) {
-      setError(e instanceof RequestError ? e.detail.message : String(e));
+      setError(e instanceof RequestError ? e.message : String(e));
     }
   };
 

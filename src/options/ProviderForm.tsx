@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ModelInfo } from '../shared/protocol';
 import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, sameServer, type ProviderKind, type Settings } from '../shared/settings';
-import { t } from '../ui/i18n';
+import type { MessageKey } from '../shared/i18n';
+import { errorWords, t } from '../ui/i18n';
 import { backgroundPort, RequestError } from '../ui/port';
 import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
@@ -16,8 +17,18 @@ type Status =
   | { kind: 'tested'; model: string }
   | { kind: 'error'; text: string; hint?: string };
 
+const KIND_LABELS: Record<ProviderKind, MessageKey> = {
+  ollama: 'provider_ollama',
+  openai: 'provider_openai',
+  openrouter: 'provider_openrouter',
+  'openai-compatible': 'provider_openai_compatible',
+};
+
 function failure(error: unknown): Status {
-  if (error instanceof RequestError) return { kind: 'error', text: error.detail.message, hint: error.detail.hint };
+  if (error instanceof RequestError) {
+    const { message, hint } = errorWords(error.detail);
+    return { kind: 'error', text: message, hint };
+  }
   return { kind: 'error', text: error instanceof Error ? error.message : String(error) };
 }
 
@@ -131,7 +142,7 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
         {t('providerKind')}
         <select data-testid="provider-kind" className={field} value={provider.kind} onChange={(e) => chooseKind(ProviderKindSchema.parse(e.target.value))}>
           {ProviderKindSchema.options.map((kind) => (
-            <option key={kind} value={kind}>{t(`provider_${kind.replace('-', '_')}`)}</option>
+            <option key={kind} value={kind}>{t(KIND_LABELS[kind])}</option>
           ))}
         </select>
       </label>

@@ -1,11 +1,20 @@
 import { z } from 'zod';
+import { LocalizedSchema } from './i18n';
 import { ResultPartSchema } from './tool-parts';
+
+/**
+ * The message and hint as catalogue keys, shown in the user's language; `message` and `hint`
+ * keep the English words (errors saved before keys existed have only those).
+ */
+export const ErrorTextSchema = z.object({ message: LocalizedSchema, hint: z.union([LocalizedSchema, z.array(LocalizedSchema)]).optional() });
+export type ErrorText = z.infer<typeof ErrorTextSchema>;
 
 /** An error as the user sees it: what happened, and what to do about it. */
 export const UserErrorSchema = z.object({
   code: z.string(),
   message: z.string(),
   hint: z.string().optional(),
+  text: ErrorTextSchema.optional(),
   retryable: z.boolean().default(true),
 });
 export type UserError = z.infer<typeof UserErrorSchema>;
@@ -90,6 +99,8 @@ export const ToolMessageSchema = z.object({
   /** The result's parts, kept only when it has more than text (images, structured data); older conversations have none. */
   parts: z.array(ResultPartSchema).optional(),
   preview: z.string().optional(),
+  /** The preview as a catalogue key, when FoxAgent worded it; `preview` keeps the English. */
+  previewText: LocalizedSchema.optional(),
   durationMs: z.number().optional(),
   /** The model's stated reason, when it gave one; shown with permission requests. */
   reason: z.string().optional(),

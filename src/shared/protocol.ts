@@ -6,7 +6,8 @@
  * receiver validates with these schemas: it does not trust the sender.
  */
 import { z } from 'zod';
-import { ConversationSchema, MAX_MESSAGE_TABS, PageFocusSchema, TabRefSchema, UserErrorSchema } from './conversation';
+import { ConversationSchema, ErrorTextSchema, MAX_MESSAGE_TABS, PageFocusSchema, TabRefSchema, UserErrorSchema } from './conversation';
+import { LocalizedSchema } from './i18n';
 import { SettingsSchema } from './settings';
 import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
@@ -38,8 +39,10 @@ export const PermissionRequestSchema = z.object({
    * it belongs to), the tab (title and site) or the destination. Shown in the question.
    */
   target: z.string().optional(),
-  /** Why the engine asks: its rule, or what it escalated. */
+  /** Why the engine asks: its rule, or what it escalated (English). */
   why: z.string().optional(),
+  /** The same reasons as catalogue keys, shown in the user's language, one after the other. */
+  whyText: z.array(LocalizedSchema).optional(),
   /** Whether "always allow on this site" may be offered (never for sensitive actions). */
   canAllowAlways: z.boolean(),
   /** Whether "allow <tool> on <site> for this task" may be offered (interactions only). */
@@ -203,7 +206,7 @@ export type BgToUiEvent = z.infer<typeof BgToUiEventSchema>;
 
 // ── Envelopes on the port ───────────────────────────────────────────────────────────────────
 
-export const SerializedErrorSchema = z.object({ code: z.string(), message: z.string(), hint: z.string().optional() });
+export const SerializedErrorSchema = z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), text: ErrorTextSchema.optional() });
 export type SerializedError = z.infer<typeof SerializedErrorSchema>;
 
 export const RequestEnvelopeSchema = z.object({ kind: z.literal('request'), id: z.number().int(), body: UiToBgRequestSchema });

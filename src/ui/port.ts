@@ -8,10 +8,12 @@ import {
   type UiRequestType,
   type UiToBgRequest,
 } from '../shared/protocol';
+import { errorWords, t } from './i18n';
 
+/** A request the background refused; `message` is in the user's language. */
 export class RequestError extends Error {
   constructor(readonly detail: SerializedError) {
-    super(detail.message);
+    super(errorWords(detail).message);
   }
 }
 
@@ -53,7 +55,7 @@ export class BackgroundPort {
     port.onDisconnect.addListener(() => {
       this.port = undefined;
       for (const [id, p] of this.pending) {
-        p.reject(new RequestError({ code: 'disconnected', message: 'FoxAgent’s background restarted. Please try again.' }));
+        p.reject(new RequestError({ code: 'disconnected', message: t('errorBackgroundRestarted') }));
         this.pending.delete(id);
       }
     });

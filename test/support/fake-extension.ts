@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { formatMessage, type Catalogue } from '../../src/shared/i18n';
 import { RequestEnvelopeSchema, type BgToUiEvent, type SerializedError, type UiReplyMap, type UiRequestType, type UiToBgRequest } from '../../src/shared/protocol';
 
 type Handler<T extends UiRequestType> = (request: Extract<UiToBgRequest, { type: T }>) => UiReplyMap[T] | Promise<UiReplyMap[T]>;
@@ -20,20 +21,11 @@ export class FakeFailure extends Error {
 
 type Listener = (message: unknown) => void;
 
-const messages = JSON.parse(readFileSync(path.resolve(__dirname, '../../_locales/en/messages.json'), 'utf8')) as Record<
-  string,
-  { message: string; placeholders?: Record<string, { content: string }> }
->;
+const messages = JSON.parse(readFileSync(path.resolve(__dirname, '../../_locales/en/messages.json'), 'utf8')) as Catalogue;
 
 /** What `browser.i18n.getMessage` returns for the English locale, placeholders filled in. */
 function getMessage(key: string, substitutions?: string | string[]): string {
-  const entry = messages[key];
-  if (!entry) return '';
-  const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-  return entry.message.replace(/\$([A-Z0-9_]+)\$/gi, (_, name: string) => {
-    const content = entry.placeholders?.[name.toLowerCase()]?.content ?? '';
-    return content.replace(/\$(\d)/g, (_m, n: string) => subs[Number(n) - 1] ?? '');
-  });
+  return formatMessage(messages, key, substitutions === undefined ? [] : [substitutions].flat());
 }
 
 export interface FakeBackground {

@@ -47,8 +47,15 @@ export interface FoxAgentBrowser {
   close(): Promise<void>;
 }
 
-/** Starts headless Firefox ESR with the built extension (or another build of it) installed. */
-export async function launchFirefox({ extensionDir = DIST_DIR, prefs = {} }: { extensionDir?: string; prefs?: Record<string, string | number | boolean> } = {}): Promise<FoxAgentBrowser> {
+/**
+ * Starts headless Firefox ESR with the built extension (or another build of it) installed;
+ * with `locale`, Firefox runs in that language first, so the extension loads that locale.
+ */
+export async function launchFirefox({
+  extensionDir = DIST_DIR,
+  prefs = {},
+  locale,
+}: { extensionDir?: string; prefs?: Record<string, string | number | boolean>; locale?: string } = {}): Promise<FoxAgentBrowser> {
   if (!existsSync(path.join(extensionDir, 'manifest.json'))) throw new Error(`${extensionDir} has no manifest.json: run \`npm run build\` first.`);
   const browser = await puppeteer.launch({
     browser: 'firefox',
@@ -75,6 +82,7 @@ export async function launchFirefox({ extensionDir = DIST_DIR, prefs = {} }: { e
       ...prefs,
     },
   });
+  if (locale) await useLocale(browser, locale);
   await browser.installExtension(extensionDir);
 
   const openExtensionPage = async (file: string) => {
@@ -109,6 +117,23 @@ export async function launchFirefox({ extensionDir = DIST_DIR, prefs = {} }: { e
   };
 
   return { browser, openExtensionPage, openSidebarPanel, close: () => browser.close() };
+}
+
+/**
+ * Makes `locale` Firefox's language. A stock Firefox ships English only and would negotiate any
+ * requested language back to it; the browser chrome can declare the locale available (as
+ * Firefox's own tests do), and an extension installed after that loads its `_locales/<locale>`.
+ */
+async function useLocale(browser: Browser, locale: string): Promise<void> {
+  const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })) as { result: { contexts: { context: string }[] } };
+  const chrome = tree.result.contexts[0]?.context;
+  if (!chrome) throw new Error('No browser window to set the locale in.');
+  const reply = (await bidi(browser).send('script.evaluate', {
+    target: { context: chrome },
+    awaitPromise: false,
+    expression: `Services.locale.availableLocales = [${JSON.stringify(locale)}, 'en-US']; Services.locale.requestedLocales = [${JSON.stringify(locale)}]; Services.locale.appLocaleAsBCP47`,
+  })) as { result: { result?: { value?: unknown } } };
+  if (reply.result.result?.value !== locale) throw new Error(`Firefox did not switch to ${locale}: ${JSON.stringify(reply)}`);
 }
 
 /**

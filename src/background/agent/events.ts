@@ -1,4 +1,5 @@
 import type { ToolCallStatus } from '../../shared/conversation';
+import type { Localized } from '../../shared/i18n';
 import type { ResultPart } from '../../shared/tool-parts';
 import type { ToolCall } from '../llm/types';
 
@@ -19,17 +20,18 @@ export type AgentEvent =
       /** The result's parts, when it has more than text (images, structured data). */
       parts?: ResultPart[];
       preview?: string;
+      previewText?: Localized;
       durationMs?: number;
       /** Arguments whose values are secret (a typed password): shown to the user as [redacted]. */
       masked?: string[];
     };
 
+/** Why the loop stopped before an answer; the user is told in `text`. */
+export type StopKind = 'step_limit' | 'time_limit' | 'repeat' | 'empty';
+
 export type AgentOutcome =
   | { kind: 'answered'; text: string }
   | { kind: 'done'; summary: string }
   | { kind: 'asked_user'; question: string }
-  | { kind: 'step_limit'; message: string }
-  | { kind: 'time_limit'; message: string }
-  | { kind: 'repeat'; message: string }
-  | { kind: 'empty'; message: string }
+  | { kind: StopKind; message: string; text: Localized }
   | { kind: 'stopped' };

@@ -1,7 +1,8 @@
+import { say, type Localized } from '../../shared/i18n';
 import type { ResultPart } from '../../shared/tool-parts';
 import type { LlmImage, ToolCall } from '../llm/types';
 import { partsOf, type ToolReply } from '../tools/parts';
-import type { TaskState, ToolRegistry } from '../tools/registry';
+import { previewOf, type TaskState, type ToolRegistry } from '../tools/registry';
 import type { AgentEvent } from './events';
 import { boundParts, hasRichParts, renderForModel } from './parts';
 import { signatureOf, type DedupWindow } from './guards';
@@ -26,6 +27,7 @@ export interface CallResult {
   text: string;
   images: LlmImage[];
   preview?: string;
+  previewText?: Localized;
   final?: boolean;
   question?: string;
 }
@@ -43,20 +45,21 @@ export interface CallScope {
 export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDeps, signal: AbortSignal): Promise<CallResult> {
   const now = deps.now ?? Date.now;
   const report = (status: ToolEvent['status'], extra: Partial<ToolEvent> = {}) => deps.emit({ ...extra, type: 'tool', call, status });
-  const refuse = (status: ToolEvent['status'], content: string, preview: string, extra: Partial<ToolEvent> = {}): CallResult => {
-    report(status, { content, preview, ...extra });
-    return settle({ ok: false, content, preview }, deps.limits.toolResultChars);
+  /** A call that does not run: the timeline shows `shown`, the model reads `content`. */
+  const refuse = (status: ToolEvent['status'], content: string, shown: { preview: string; previewText?: Localized }, extra: Partial<ToolEvent> = {}): CallResult => {
+    report(status, { content, ...shown, ...extra });
+    return settle({ ok: false, content, ...shown }, deps.limits.toolResultChars);
   };
   report('pending');
 
   const checked = deps.tools.validate(call);
-  if (!checked.ok) return refuse('failed', checked.error, 'Invalid arguments');
+  if (!checked.ok) return refuse('failed', checked.error, previewOf(say('previewInvalidArguments')));
   const { tool, args } = checked;
   const signature = signatureOf(call.name, args);
   const earlier = tool.risk === 'read' || tool.repeatable || tool.name === 'done' ? undefined : deps.dedup.find(signature);
   if (earlier !== undefined) {
     const content = `Not repeated: you made this exact call just before. Its result was: ${earlier}\nDo the next step instead, or call done if the task is finished.`;
-    return refuse('skipped', content, 'Identical to the previous call');
+    return refuse('skipped', content, previewOf(say('previewRepeated')));
   }
 
   const gateCall = { tool, args, call };
@@ -65,7 +68,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const { masked } = verdict;
   if (!verdict.allowed) {
     const content = `The user did not allow this action (${verdict.reason}). Do not try it again; choose another way or tell the user what you need.`;
-    const denied = refuse('denied', content, verdict.reason, { masked });
+    const denied = refuse('denied', content, { preview: verdict.reason }, { masked });
     deps.gate.settled?.(gateCall, gateScope, verdict, { status: 'denied', summary: verdict.reason });
     return denied;
   }
@@ -76,7 +79,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const result = settle(reply, deps.limits.toolResultChars);
   const durationMs = now() - started;
   const preview = result.preview ?? firstLine(result.text);
-  report(result.ok ? 'done' : 'failed', { content: result.text, preview, durationMs, masked, ...(hasRichParts(result.parts) ? { parts: result.parts } : {}) });
+  report(result.ok ? 'done' : 'failed', { content: result.text, preview, previewText: result.previewText, durationMs, masked, ...(hasRichParts(result.parts) ? { parts: result.parts } : {}) });
   deps.gate.settled?.(gateCall, gateScope, verdict, { status: result.ok ? 'done' : 'failed', durationMs, summary: preview });
   if (tool.risk !== 'read') deps.dedup.clear();
   deps.dedup.remember(signature, firstLine(result.text));
@@ -87,8 +90,8 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
 function settle(reply: ToolReply, textChars: number): CallResult {
   const parts = boundParts(partsOf(reply), textChars);
   const { text, images } = renderForModel(parts);
-  const { ok, preview, final, question } = reply;
-  return { ok, parts, text, images, ...(preview !== undefined ? { preview } : {}), ...(final ? { final } : {}), ...(question !== undefined ? { question } : {}) };
+  const { ok, preview, previewText, final, question } = reply;
+  return { ok, parts, text, images, ...(preview !== undefined ? { preview } : {}), ...(previewText ? { previewText } : {}), ...(final ? { final } : {}), ...(question !== undefined ? { question } : {}) };
 }
 
 function combined(signal: AbortSignal, timeoutMs: number): AbortSignal {
@@ -100,8 +103,8 @@ async function runWithTimeout(run: () => Promise<ToolReply>, timeoutMs: number, 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<ToolReply>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, content: `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`, preview: 'Timed out' }), timeoutMs);
-    onAbort = () => resolve({ ok: false, content: 'Stopped by the user.', preview: 'Stopped' });
+    timer = setTimeout(() => resolve({ ok: false, content: `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`, ...previewOf(say('previewTimedOut')) }), timeoutMs);
+    onAbort = () => resolve({ ok: false, content: 'Stopped by the user.', ...previewOf(say('previewStopped')) });
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {

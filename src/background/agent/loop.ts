@@ -1,4 +1,6 @@
+import { say, type Localized } from '../../shared/i18n';
 import type { ToolCallMode } from '../../shared/settings';
+import { english } from '../english';
 import { ANSWER_RESERVE } from '../llm/context-budget';
 import { LlmError } from '../llm/errors';
 import { prepareImages } from '../llm/images';
@@ -6,7 +8,7 @@ import type { LlmRouter } from '../llm/router';
 import type { LlmMessage, ToolCall } from '../llm/types';
 import type { TaskState, ToolRegistry } from '../tools/registry';
 import { fitToBudget } from './compaction';
-import type { AgentEvent, AgentOutcome } from './events';
+import type { AgentEvent, AgentOutcome, StopKind } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
 import { executeCall, firstLine, type CallDeps } from './execute-call';
 import { toolResultMessage } from './parts';
@@ -69,7 +71,7 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   for (let step = 1; step <= limits.stepLimit; step++) {
     if (signal.aborted) return { kind: 'stopped' };
     if (now() - startedAt > limits.wallClockMs) {
-      return { kind: 'time_limit', message: `The task took longer than ${Math.round(limits.wallClockMs / 1000)} s and was stopped.` };
+      return stop('time_limit', say('stopTimeLimit', Math.round(limits.wallClockMs / 1000)));
     }
     deps.emit({ type: 'step', step, limit: limits.stepLimit });
 
@@ -83,7 +85,7 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
     if (!reply.calls.length) {
       if (reply.text.trim()) return { kind: 'answered', text: reply.text };
       if (++emptyReplies > 1) {
-        return { kind: 'empty', message: 'The model replied with nothing twice in a row. It may be too small for this task, or its context may be full: try a new chat or another model.' };
+        return stop('empty', say('stopEmpty'));
       }
       task.messages.push({ role: 'user', content: EMPTY_NUDGE });
       continue;
@@ -100,11 +102,16 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       const outcome = deps.tools.get(call.name)?.repeatable ? ` → ${firstLine(result.text)}` : '';
       const stuck = repeats.record(signatureOf(call.name, call.arguments) + outcome);
       if (stuck) {
-        return { kind: 'repeat', message: `The agent was repeating itself (${stuck.join(' → ')}) and was stopped. Try rephrasing the request or doing that step yourself.` };
+        return stop('repeat', say('stopRepeat', stuck.join(' → ')));
       }
     }
   }
-  return { kind: 'step_limit', message: `The task reached the limit of ${limits.stepLimit} steps before it was done. You can raise the limit in settings, or ask it to continue.` };
+  return stop('step_limit', say('stopStepLimit', limits.stepLimit));
+}
+
+/** A stop the user is told about: in their language where it is shown, in English in `message`. */
+function stop(kind: StopKind, text: Localized): AgentOutcome {
+  return { kind, message: english(text), text };
 }
 
 async function callModel(deps: AgentDeps, request: { model: string; messages: LlmMessage[]; tools: ReturnType<ToolRegistry['specs']> }, mode: ToolCallMode, signal: AbortSignal) {

@@ -1,3 +1,4 @@
+import { say } from '../../shared/i18n';
 import { LlmError } from './errors';
 import type { LlmMessage, ToolSpec } from './types';
 
@@ -32,8 +33,8 @@ const MIN_WINDOW = 4096;
 export function contextWindowFor(promptTokens: number, modelContextLength: number): number {
   const needed = promptTokens + ANSWER_RESERVE;
   if (promptTokens + 256 > modelContextLength) {
-    throw new LlmError('context_overflow', `This request needs about ${promptTokens} tokens, more than the model’s context window (${modelContextLength}).`, {
-      hint: 'Start a new chat, ask about a smaller part of the page, or choose a model with a larger context.',
+    throw new LlmError('context_overflow', say('errorContextOverflow', promptTokens, modelContextLength), {
+      hint: say('hintContextOverflow'),
       retryable: false,
     });
   }

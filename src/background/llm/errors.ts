@@ -1,5 +1,7 @@
 import type { UserError } from '../../shared/conversation';
+import { say, type Localized, type MessageKey } from '../../shared/i18n';
 import type { ProviderKind } from '../../shared/settings';
+import { english } from '../english';
 
 export type LlmErrorCode =
   | 'server_unreachable'
@@ -22,25 +24,42 @@ export type LlmErrorCode =
   | 'key_mismatch'
   | 'aborted';
 
-/** One error type for every provider failure, worded so the user can act on it. */
+/**
+ * One error type for every provider failure, worded so the user can act on it. The words are
+ * catalogue keys (shown in the user's language); a plain string is text no catalogue holds, such
+ * as another error's message. `message` and `hint` are always the English words.
+ */
 export class LlmError extends Error {
   override readonly name = 'LlmError';
+  readonly text: Localized | string;
   constructor(
     readonly code: LlmErrorCode,
-    message: string,
-    readonly options: { hint?: string; status?: number; retryAfterMs?: number; retryable?: boolean } = {},
+    text: Localized | string,
+    readonly options: { hint?: Hint; status?: number; retryAfterMs?: number; retryable?: boolean } = {},
   ) {
-    super(message);
+    super(english(text));
+    this.text = text;
+  }
+
+  get hint(): string | undefined {
+    const { hint } = this.options;
+    if (hint === undefined) return undefined;
+    return Array.isArray(hint) ? hint.map(english).join(' ') : english(hint);
   }
 
   get retryable(): boolean {
     return this.options.retryable ?? !['unauthorized', 'forbidden', 'ollama_origin', 'no_model', 'aborted'].includes(this.code);
   }
 
+  /** The error as it crosses to the sidebar and is stored: English words, and keys where there are keys. */
   toUserError(): UserError {
-    return { code: this.code, message: this.message, hint: this.options.hint, retryable: this.retryable };
+    const text = typeof this.text === 'string' ? undefined : { message: this.text, hint: typeof this.options.hint === 'object' ? this.options.hint : undefined };
+    return { code: this.code, message: this.message, hint: this.hint, ...(text && { text }), retryable: this.retryable };
   }
 }
+
+/** What to do about an error: one message, several said one after the other, or text no catalogue holds. */
+export type Hint = Localized | Localized[] | string;
 
 export interface ErrorContext {
   kind: ProviderKind;
@@ -48,17 +67,22 @@ export interface ErrorContext {
   model?: string;
 }
 
-const START_HINTS: Record<ProviderKind, string> = {
-  ollama: 'Start it with `ollama serve` (or open the Ollama app), then press Retry.',
-  openai: 'Check your internet connection and the base URL in FoxAgent’s settings.',
-  openrouter: 'Check your internet connection and the base URL in FoxAgent’s settings.',
-  'openai-compatible': 'Start your server (LM Studio, llama.cpp `llama-server`, vLLM …) and check the base URL in settings.',
+const START_HINTS: Record<ProviderKind, Localized> = {
+  ollama: say('hintStartOllama'),
+  openai: say('hintCheckConnection'),
+  openrouter: say('hintCheckConnection'),
+  'openai-compatible': say('hintStartServer'),
 };
 
 export function unreachable(ctx: ErrorContext): LlmError {
-  return new LlmError('server_unreachable', `Cannot reach the ${label(ctx.kind)} server at ${ctx.baseUrl}.`, {
+  return new LlmError('server_unreachable', say('errorUnreachable', label(ctx.kind), ctx.baseUrl), {
     hint: START_HINTS[ctx.kind],
   });
+}
+
+/** The connection closed before the answer was complete. */
+export function streamCut(): LlmError {
+  return new LlmError('stream_cut', say('errorStreamCut'), { hint: say('hintStreamCut') });
 }
 
 export function label(kind: ProviderKind): string {
@@ -67,54 +91,41 @@ export function label(kind: ProviderKind): string {
 
 /** Turns an HTTP status and the server's own words into an {@link LlmError}. */
 export function fromStatus(status: number, serverMessage: string, ctx: ErrorContext, retryAfterMs?: number): LlmError {
-  const said = serverMessage.trim() ? ` The server said: “${serverMessage.trim().slice(0, 300)}”` : '';
+  const trimmed = serverMessage.trim().slice(0, 300);
+  /** The message, with the server's own words after it when it gave any. */
+  const saying = (key: MessageKey, keySaid: MessageKey, ...args: string[]): Localized => (trimmed ? say(keySaid, ...args, trimmed) : say(key, ...args));
+  const name = label(ctx.kind);
   if (isToolsRejection(status, serverMessage)) {
-    return new LlmError('tools_unsupported', `The model ${ctx.model ?? ''} does not support tool calling.`, { status });
+    return new LlmError('tools_unsupported', say('errorToolsUnsupported', ctx.model ?? ''), { status });
   }
   if (status === 401) {
-    return new LlmError('unauthorized', `${label(ctx.kind)} rejected the API key (401).${said}`, {
-      status,
-      hint: 'Check the API key in FoxAgent’s settings.',
-    });
+    return new LlmError('unauthorized', saying('errorUnauthorized', 'errorUnauthorizedSaid', name), { status, hint: say('hintCheckApiKey') });
   }
   if (status === 403 && ctx.kind === 'ollama') {
-    return new LlmError('ollama_origin', 'Ollama refused the request from the browser extension (403).', {
-      status,
-      hint: 'Ollama only accepts extensions it is told to trust. Set OLLAMA_ORIGINS=moz-extension://* and restart Ollama (e.g. `OLLAMA_ORIGINS="moz-extension://*" ollama serve`).',
-    });
+    return new LlmError('ollama_origin', say('errorOllamaOrigin'), { status, hint: say('hintOllamaOrigins') });
   }
   if (status === 403) {
-    return new LlmError('forbidden', `${label(ctx.kind)} refused the request (403).${said}`, {
-      status,
-      hint: 'Your key may lack access to this model, or your account may need credit.',
-    });
+    return new LlmError('forbidden', saying('errorForbidden', 'errorForbiddenSaid', name), { status, hint: say('hintForbidden') });
   }
   if (status === 404 && /model/i.test(serverMessage)) {
-    return new LlmError('unknown_model', `The model “${ctx.model ?? ''}” was not found on the server.${said}`, {
+    return new LlmError('unknown_model', saying('errorUnknownModel', 'errorUnknownModelSaid', ctx.model ?? ''), {
       status,
-      hint: ctx.kind === 'ollama' ? `Pull it with \`ollama pull ${ctx.model ?? '<model>'}\`, or choose another model.` : 'Choose a model the server lists.',
+      hint: ctx.kind === 'ollama' ? say('hintPullModel', ctx.model ?? '<model>') : say('hintChooseListedModel'),
     });
   }
   if (status === 404) {
-    return new LlmError('bad_request', `Nothing answers at ${ctx.baseUrl} for this request (404).`, {
+    return new LlmError('bad_request', say('errorNotFound', ctx.baseUrl), {
       status,
-      hint: ctx.kind === 'ollama' ? 'The base URL should look like http://127.0.0.1:11434.' : 'The base URL usually ends in /v1.',
+      hint: ctx.kind === 'ollama' ? say('hintOllamaBaseUrl') : say('hintBaseUrlV1'),
     });
   }
   if (status === 429) {
-    return new LlmError('rate_limited', `${label(ctx.kind)} is rate-limiting requests (429).${said}`, {
-      status,
-      retryAfterMs,
-      hint: 'Wait a moment and retry, or check your plan’s limits.',
-    });
+    return new LlmError('rate_limited', saying('errorRateLimited', 'errorRateLimitedSaid', name), { status, retryAfterMs, hint: say('hintRateLimited') });
   }
   if (status >= 500) {
-    return new LlmError('server_error', `${label(ctx.kind)} had an internal error (${status}).${said}`, {
-      status,
-      hint: 'This is usually temporary: retry in a moment.',
-    });
+    return new LlmError('server_error', saying('errorServerError', 'errorServerErrorSaid', name, String(status)), { status, hint: say('hintTemporary') });
   }
-  return new LlmError('bad_request', `${label(ctx.kind)} rejected the request (${status}).${said}`, { status });
+  return new LlmError('bad_request', saying('errorBadRequest', 'errorBadRequestSaid', name, String(status)), { status });
 }
 
 /** Servers word "this model cannot use tools" in many ways; these are the ones seen in the wild. */

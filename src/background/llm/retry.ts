@@ -1,3 +1,4 @@
+import { say } from '../../shared/i18n';
 import { LlmError } from './errors';
 import type { ChatEvent } from './types';
 
@@ -18,14 +19,14 @@ function shouldRetry(error: unknown): error is LlmError {
 
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new LlmError('aborted', 'Stopped.'));
+    if (signal.aborted) return reject(new LlmError('aborted', say('stopped')));
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new LlmError('aborted', 'Stopped.'));
+      reject(new LlmError('aborted', say('stopped')));
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });

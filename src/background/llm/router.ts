@@ -1,3 +1,5 @@
+import { say } from '../../shared/i18n';
+import { english } from '../english';
 import type { ToolCallMode } from '../../shared/settings';
 import { capabilitiesFromTable, TextModeCache, type ModelCapabilities } from './capabilities';
 import { contextWindowFor, estimateRequestTokens } from './context-budget';
@@ -69,9 +71,10 @@ export class LlmRouter {
     const models = await this.deps.provider.listModels().catch(() => []);
     if (!models.length) return error;
     const names = models.slice(0, 12).map((m) => m.id);
-    const more = models.length > names.length ? ` and ${models.length - names.length} more` : '';
-    const hint = `Models on this server: ${names.join(', ')}${more}. ${error.options.hint ?? ''}`.trim();
-    return new LlmError(error.code, error.message, { ...error.options, hint });
+    const more = models.length - names.length;
+    const list = more > 0 ? say('hintModelsOnServerMore', names.join(', '), more) : say('hintModelsOnServer', names.join(', '));
+    const { hint } = error.options;
+    return new LlmError(error.code, error.text, { ...error.options, hint: typeof hint === 'string' ? `${english(list)} ${hint}` : [list, ...[hint ?? []].flat()] });
   }
 
   private async *route(request: ChatRequest, mode: ToolCallMode, signal: AbortSignal): AsyncGenerator<RouterEvent> {
@@ -168,8 +171,8 @@ export class LlmRouter {
 }
 
 function replyTooLong(): LlmError {
-  return new LlmError('bad_response', `The reply was longer than ${MAX_REPLY_CHARS / 1024} KB, so FoxAgent stopped reading it there.`, {
-    hint: 'Nothing it asked for was done. Ask for a shorter answer, or retry.',
+  return new LlmError('bad_response', say('errorReplyTooLong', MAX_REPLY_CHARS / 1024), {
+    hint: say('hintReplyTooLong'),
   });
 }
 

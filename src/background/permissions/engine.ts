@@ -1,4 +1,6 @@
+import { say, type Localized } from '../../shared/i18n';
 import type { Risk } from '../../shared/permissions';
+import { english } from '../english';
 import { DEFAULT_POLICY, type Policy, type PolicyStore } from './policies';
 import { describeTarget, destructiveWord, pageSteered } from './target-checks';
 import { tierOf, type TargetInfo } from './tiers';
@@ -25,8 +27,10 @@ export interface CallFacts {
 export interface Evaluation {
   tier: Risk;
   policy: Policy;
-  /** Why asking (or denying) was chosen, for the user and the audit log. */
+  /** Why asking (or denying) was chosen, in English: for the audit log and the model. */
   why: string;
+  /** The same reasons as catalogue keys, said one after the other: for the user's question. */
+  whyText?: Localized[];
   /** Whether "always allow on this site" may be offered. */
   canAllowAlways: boolean;
 }
@@ -67,11 +71,11 @@ export async function evaluate(facts: CallFacts, store: Pick<PolicyStore, 'find'
   const tier = tierOf({ risk: facts.risk, tool: facts.tool, target: facts.target, crossOrigin, sensitiveSite });
   const rule = await store.find(facts.origin, facts.tool, tier);
   let policy: Policy = rule?.policy ?? DEFAULT_POLICY[tier];
-  let why = rule ? `your rule for ${rule.origin === '*' ? 'every site' : rule.origin}` : `the default for ${tier} actions`;
+  let why: Localized[] = [rule ? (rule.origin === '*' ? say('whyRuleEverySite') : say('whyRule', rule.origin)) : say('whyDefault', tier)];
 
   if (tier === 'sensitive' && policy === 'allow') {
     policy = 'ask';
-    why = 'sensitive actions are always asked';
+    why = [say('whySensitive')];
   }
   // What a hostile page could have steered is asked even where a rule allows it, and when the
   // call is asked anyway, the user is told that this is why.
@@ -80,22 +84,24 @@ export async function evaluate(facts: CallFacts, store: Pick<PolicyStore, 'find'
     policy = 'ask';
     why = concern;
   }
-  return { tier, policy, why, canAllowAlways: tier !== 'sensitive' };
+  return { tier, policy, why: why.map(english).join('; '), whyText: why, canAllowAlways: tier !== 'sensitive' };
 }
 
-function concernOf(facts: CallFacts, crossOrigin: boolean): string | undefined {
-  const concerns = [whereConcern(facts, crossOrigin), targetConcern(facts)].filter(Boolean);
-  return concerns.length ? concerns.join('; ') : undefined;
+function concernOf(facts: CallFacts, crossOrigin: boolean): Localized[] | undefined {
+  const concerns = [...whereConcern(facts, crossOrigin), ...targetConcern(facts)];
+  return concerns.length ? concerns : undefined;
 }
 
-function whereConcern(facts: CallFacts, crossOrigin: boolean): string | undefined {
+function whereConcern(facts: CallFacts, crossOrigin: boolean): Localized[] {
   const supplied = pageSuppliedValue(facts);
-  const fromPage = supplied ? `; “${supplied.slice(0, 60)}” comes from the page’s text, not from you` : '';
-  if (facts.startOrigin && facts.origin !== facts.startOrigin) return `this acts on ${facts.origin}, not on ${facts.startOrigin} where you started${fromPage}`;
-  if (crossOrigin) return `this leads to another site (${facts.destinationOrigin})${facts.otherWindow ? ', in another window' : ''}${fromPage}`;
-  if (facts.otherWindow) return `the tab is in another window than the one FoxAgent works in${fromPage}`;
-  if (supplied) return `“${supplied.slice(0, 60)}” comes from the page’s text, not from you`;
-  return undefined;
+  const fromPage = supplied ? [say('whyFromPage', supplied.slice(0, 60))] : [];
+  if (facts.startOrigin && facts.origin !== facts.startOrigin) return [say('whyOtherSite', facts.origin, facts.startOrigin), ...fromPage];
+  if (crossOrigin) {
+    const destination = facts.destinationOrigin ?? '';
+    return [facts.otherWindow ? say('whyLeavesSiteOtherWindow', destination) : say('whyLeavesSite', destination), ...fromPage];
+  }
+  if (facts.otherWindow) return [say('whyOtherWindow'), ...fromPage];
+  return fromPage;
 }
 
 /** Tools that only look at an element: pointing the agent to it or its name cannot make them harmful. */
@@ -105,13 +111,13 @@ const LOOKING_ONLY = new Set(['scroll', 'hover']);
  * An element the page's text points the agent to (and the user did not name), or whose name or
  * form is destructive: asked about even where a rule allows, naming the element.
  */
-function targetConcern(facts: CallFacts): string | undefined {
+function targetConcern(facts: CallFacts): Localized[] {
   const target = facts.target;
-  if (!target || LOOKING_ONLY.has(facts.tool)) return undefined;
+  if (!target || LOOKING_ONLY.has(facts.tool)) return [];
   const element = describeTarget(target);
-  const reasons: string[] = [];
-  if (pageSteered(target, facts.pageText, facts.userText)) reasons.push(`the page’s text tells the assistant to use ${element}, and you did not ask for it`);
+  const reasons: Localized[] = [];
+  if (pageSteered(target, facts.pageText, facts.userText)) reasons.push(say('whySteered', element));
   const word = destructiveWord(target);
-  if (word) reasons.push(`${reasons.length ? 'it' : element} looks destructive (“${word}”), and may not be undoable`);
-  return reasons.length ? reasons.join('; ') : undefined;
+  if (word) reasons.push(reasons.length ? say('whyDestructiveToo', word) : say('whyDestructive', element, word));
+  return reasons;
 }

@@ -109,6 +109,7 @@ export class PolicyGate implements PermissionGate {
         target: place.target ?? (facts.target ? describeTarget(facts.target) : undefined),
         reason: typeof gateCall.args.reason === 'string' ? gateCall.args.reason : undefined,
         why: evaluation.why,
+        ...(evaluation.whyText && { whyText: evaluation.whyText }),
         canAllowAlways: evaluation.canAllowAlways,
         canAllowTask,
       },

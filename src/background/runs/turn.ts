@@ -274,6 +274,6 @@ function closingOf(outcome: AgentOutcome): Parameters<TurnRecorder['finish']>[0]
     case 'stopped':
       return { status: 'stopped' };
     default:
-      return { error: { code: outcome.kind, message: outcome.message, retryable: true } };
+      return { error: { code: outcome.kind, message: outcome.message, text: { message: outcome.text }, retryable: true } };
   }
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { PageAction } from '../../shared/content-protocol';
+import { say } from '../../shared/i18n';
 import type { PageReader } from '../page/page-reader';
 import { PageError, type TabAgent } from '../page/tab-agent';
-import { defineTool, type ToolContext, type ToolReply } from './registry';
+import { defineTool, previewOf, type ToolContext, type ToolReply } from './registry';
 import { elementId, looseBoolean } from './schemas';
 
 export interface PageToolDeps {
@@ -63,7 +64,7 @@ export function createPageTools(deps: PageToolDeps) {
       run: async ({ offset, region }, ctx) => {
         try {
           const { rendered, snapshot } = await deps.reader.read(tabOf(ctx), { offset, region, maxTokens: 3000 }, ctx.conversationId);
-          return { ok: true, content: rendered, preview: `Read ${snapshot.title || snapshot.url}` };
+          return { ok: true, content: rendered, ...previewOf(say('previewRead', snapshot.title || snapshot.url)) };
         } catch (error) {
           return pageFailure(error);
         }
@@ -164,7 +165,7 @@ export function createPageTools(deps: PageToolDeps) {
       run: async ({ url }, ctx) => {
         const page = deps.reader.recall(url, ctx.conversationId);
         if (!page) return { ok: false, content: `No page read earlier in this conversation has that URL. Pages read so far: ${deps.reader.knownUrls(ctx.conversationId).join(', ') || 'none'}.` };
-        return { ok: true, content: page.rendered, preview: `Recalled ${page.snapshot.title || url}` };
+        return { ok: true, content: page.rendered, ...previewOf(say('previewRecalled', page.snapshot.title || url)) };
       },
     }),
   ];

@@ -3,6 +3,7 @@
  * model them. Most tools return one text part, written as `{ ok, content }`; the agent bounds
  * every part before a model or the conversation sees it (`agent/parts.ts`).
  */
+import type { Localized } from '../../shared/i18n';
 
 export type ToolPart =
   | { type: 'text'; text: string }
@@ -15,6 +16,8 @@ interface ReplyFields {
   ok: boolean;
   /** A short line for the action timeline. */
   preview?: string;
+  /** The same line as a catalogue key, when FoxAgent words it (shown in the user's language). */
+  previewText?: Localized;
   /** Ends the task (the `done` tool). */
   final?: boolean;
   /** Pauses the task for the user (the `ask_user` tool). */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Localized } from '../../shared/i18n';
+import { english } from '../english';
 import type { Risk } from '../../shared/permissions';
 import type { ToolCall, ToolSpec } from '../llm/types';
 import { describeIssues, jsonSchemaChecker, SchemaError } from './json-schema';
@@ -29,6 +31,11 @@ export interface ToolContext {
   signal: AbortSignal;
   conversationId: string;
   task: TaskState;
+}
+
+/** A timeline line FoxAgent words itself: English in `preview`, the key for the user's language. */
+export function previewOf(text: Localized): { preview: string; previewText: Localized } {
+  return { preview: english(text), previewText: text };
 }
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;

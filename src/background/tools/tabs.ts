@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { say } from '../../shared/i18n';
 import type { PageReader } from '../page/page-reader';
 import { restrictionOf } from '../page/restricted';
-import { defineTool, type ToolContext, type ToolReply } from './registry';
+import { defineTool, previewOf, type ToolContext, type ToolReply } from './registry';
 import { webUrl } from './schemas';
 
 /** The tab APIs the tab tools use; `browser.tabs` provides them. */
@@ -61,7 +62,7 @@ export function createTabTools(deps: TabToolDeps) {
           const current = ctx.task.tabId === undefined ? undefined : await deps.tabs.get(ctx.task.tabId).catch(() => undefined);
           const tabs = await deps.tabs.query(current?.windowId !== undefined ? { windowId: current.windowId } : {});
           const lines = tabs.map((t) => `${t.id === ctx.task.tabId ? '* ' : '  '}tab_id=${t.id} ${JSON.stringify(t.title ?? '')} ${t.url ?? ''}`);
-          return { ok: true, content: lines.join('\n'), preview: `${tabs.length} tabs` };
+          return { ok: true, content: lines.join('\n'), ...previewOf(say('previewTabCount', tabs.length)) };
         }),
     }),
     defineTool({

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Decision, PermissionRequest } from '../../shared/protocol';
-import { t } from '../../ui/i18n';
+import { shown, t } from '../../ui/i18n';
 import { summarizeArgs } from '../lib/describe';
 import { useChat } from '../stores/chat';
 import { useConversations } from '../stores/conversations';
@@ -126,7 +126,7 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
           )}
         </dl>
         <p id="permission-why" data-testid="permission-why" className="text-xs text-muted">
-          {t('permissionOn', [request.origin ?? '?', request.why ?? ''])}
+          {t('permissionOn', [request.origin ?? '?', request.whyText ? shown(request.whyText, '; ') : (request.why ?? '')])}
         </p>
         {failure && <p role="alert" className="text-xs text-error">{failure}</p>}
         <div className="flex flex-wrap gap-1" aria-busy={!armed}>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { shownArguments, type ToolMessage } from '../../shared/conversation';
-import { t } from '../../ui/i18n';
+import { shown, t } from '../../ui/i18n';
 import { summarizeArgs } from '../lib/describe';
 import { ToolParts } from './ToolParts';
 
@@ -43,7 +43,7 @@ export function ToolRow({ message }: { message: ToolMessage }) {
           {message.content && <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono text-muted">{message.content}</pre>}
         </div>
       )}
-      {!open && message.preview && <p className="truncate px-2 pb-1 text-muted">{message.preview}</p>}
+      {!open && message.preview && <p className="truncate px-2 pb-1 text-muted">{message.previewText ? shown(message.previewText) : message.preview}</p>}
       {message.parts && <ToolParts parts={message.parts} />}
     </div>
   );

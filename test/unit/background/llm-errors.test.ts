@@ -21,7 +21,7 @@ test('an unrelated 400 is not a tools rejection', () => {
 test('a 403 from Ollama explains OLLAMA_ORIGINS; from OpenAI it talks about access', () => {
   const fromOllama = fromStatus(403, '', ollama);
   expect(fromOllama.code).toBe('ollama_origin');
-  expect(fromOllama.options.hint).toContain('OLLAMA_ORIGINS');
+  expect(fromOllama.hint).toContain('OLLAMA_ORIGINS');
   expect(fromStatus(403, 'forbidden', openai).code).toBe('forbidden');
 });
 
@@ -35,7 +35,7 @@ test('401 asks for the key and is not worth retrying as is', () => {
 test('an unknown Ollama model says how to pull it', () => {
   const error = fromStatus(404, 'model "llama3" not found, try pulling it first', ollama);
   expect(error.code).toBe('unknown_model');
-  expect(error.options.hint).toContain('ollama pull llama3');
+  expect(error.hint).toContain('ollama pull llama3');
 });
 
 test('429 keeps Retry-After; 5xx is a retryable server error', () => {

@@ -1,20 +1,12 @@
 import { AuditLog, auditToCsv, type AuditEntry } from '../../../src/background/permissions/audit-log';
-import { evaluate, pageSuppliedValue, type CallFacts } from '../../../src/background/permissions/engine';
+import { evaluate, pageSuppliedValue } from '../../../src/background/permissions/engine';
 import { PolicyStore } from '../../../src/background/permissions/policies';
 import { redactArgs } from '../../../src/background/permissions/redact';
 import { tierOf } from '../../../src/background/permissions/tiers';
+import { callFacts } from '../../support/call-facts';
 import { MemoryStorage } from '../../support/memory-storage';
 
-const facts = (over: Partial<CallFacts>): CallFacts => ({
-  tool: 'click',
-  risk: 'interact',
-  args: { id: 3 },
-  origin: 'https://shop.example',
-  startOrigin: 'https://shop.example',
-  userText: 'add the blue mug to my cart',
-  pageText: 'Blue mug — €12. Add to cart.',
-  ...over,
-});
+const facts = callFacts;
 
 describe('tiers', () => {
   test('a click is interact, but a click that submits a password form is sensitive', () => {

@@ -3,7 +3,8 @@ import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
 import { callId } from '../call-id';
 import { hoistToolImages } from '../images';
 import { Deadline } from '../deadline';
-import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, unreachable, type ErrorContext } from '../errors';
+import { say } from '../../../shared/i18n';
+import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, streamCut, unreachable, type ErrorContext } from '../errors';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolSpec } from '../types';
 
 export interface OllamaProviderConfig {
@@ -143,11 +144,7 @@ function mergeSignals(a: AbortSignal | null | undefined, b: AbortSignal): AbortS
 }
 
 function badReply(): LlmError {
-  return new LlmError('bad_response', 'Ollama sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at Ollama (http://127.0.0.1:11434).' });
-}
-
-function streamCut(): LlmError {
-  return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+  return new LlmError('bad_response', say('errorOllamaBadJson'), { hint: say('hintOllamaBadJson') });
 }
 
 function isResponseError(error: unknown): error is ResponseErrorLike {
@@ -157,11 +154,11 @@ function isResponseError(error: unknown): error is ResponseErrorLike {
 function toLlmError(error: unknown, ctx: ErrorContext, timedOut: boolean): LlmError {
   if (error instanceof LlmError) return error;
   if (timedOut) {
-    return new LlmError('timeout', 'Ollama did not answer in time.', {
-      hint: 'A large model can take a while to load the first time. Retry, or raise the timeout in settings.',
+    return new LlmError('timeout', say('errorOllamaTimeout'), {
+      hint: say('hintOllamaTimeout'),
     });
   }
-  if (isAbortError(error)) return new LlmError('aborted', 'Stopped.');
+  if (isAbortError(error)) return new LlmError('aborted', say('stopped'));
   if (isResponseError(error)) return fromStatus(error.status_code, error.error, ctx);
   if (isErrorNamed(error, 'SyntaxError')) return badReply();
   if (error instanceof Error && /did not receive done/i.test(error.message)) return streamCut();

@@ -1,9 +1,10 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { say } from '../../../shared/i18n';
 import type { ProviderKind } from '../../../shared/settings';
 import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
 import { Deadline } from '../deadline';
-import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, parseRetryAfter, unreachable, type ErrorContext } from '../errors';
+import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, parseRetryAfter, streamCut, unreachable, type ErrorContext } from '../errors';
 import { callId } from '../call-id';
 import { hoistToolImages } from '../images';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolCall, ToolSpec } from '../types';
@@ -94,7 +95,7 @@ async function* streamChat(
     deadline.dispose();
   }
   // A stream that ends without a finish reason was cut: the caller keeps what arrived.
-  if (!finishReason) throw new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+  if (!finishReason) throw streamCut();
   for (const call of calls.finish()) yield { type: 'tool_call', call };
   yield { type: 'done', finishReason };
 }
@@ -194,20 +195,20 @@ function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
 }
 
 function timeoutError(ctx: ErrorContext): LlmError {
-  return new LlmError('timeout', `The ${ctx.kind === 'openai-compatible' ? 'server' : ctx.kind} did not answer in time.`, {
-    hint: 'The model may still be loading or the server is overloaded. Retry, or raise the timeout in settings.',
+  return new LlmError('timeout', ctx.kind === 'openai-compatible' ? say('errorServerTimeout') : say('errorProviderTimeout', ctx.kind), {
+    hint: say('hintServerTimeout'),
   });
 }
 
 function toLlmError(error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof LlmError) return error;
-  if (error instanceof APIUserAbortError || isAbortError(error)) return new LlmError('aborted', 'Stopped.');
+  if (error instanceof APIUserAbortError || isAbortError(error)) return new LlmError('aborted', say('stopped'));
   if (error instanceof APIError && typeof error.status === 'number') {
     const body = error.error as { message?: string } | undefined;
     return fromStatus(error.status, body?.message ?? error.message, ctx, parseRetryAfter(error.headers?.get?.('retry-after')));
   }
   if (error instanceof APIConnectionError) return unreachable(ctx);
-  if (isErrorNamed(error, 'SyntaxError')) return new LlmError('bad_response', 'The server sent a reply that is not valid JSON.', { hint: 'Check that the base URL points at an OpenAI-compatible API.' });
-  if (isNetworkError(error)) return new LlmError('stream_cut', 'The answer was cut off: the connection closed mid-way.', { hint: 'Retry to get a complete answer.' });
+  if (isErrorNamed(error, 'SyntaxError')) return new LlmError('bad_response', say('errorBadJson'), { hint: say('hintOpenAiBadJson') });
+  if (isNetworkError(error)) return streamCut();
   return new LlmError('bad_response', error instanceof Error ? error.message : String(error));
 }
