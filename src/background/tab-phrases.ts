@@ -5,7 +5,9 @@
  * guessed for. Linear in the message.
  */
 import { MAX_MESSAGE_TABS, type TabRef } from '../shared/conversation';
+import { say, type Localized } from '../shared/i18n';
 import type { OpenTab } from '../shared/protocol';
+import { english } from './english';
 
 export type TabPhrase = { kind: 'all' } | { kind: 'count'; n: number } | { kind: 'other' } | { kind: 'these' };
 
@@ -23,7 +25,8 @@ export function tabPhraseOf(text: string): TabPhrase | undefined {
   return undefined;
 }
 
-export type Resolution = { tabs: TabRef[] } | { ask: string };
+/** The tabs meant, or the question back: in English (`ask`, for history and exports) and as keys (`said`, shown in the user's language). */
+export type Resolution = { tabs: TabRef[] } | { ask: string; said: Localized[] };
 
 /**
  * The tabs a phrase means among `open` (the window's tabs). Tabs FoxAgent cannot read are left
@@ -36,31 +39,28 @@ export function resolveTabs(phrase: TabPhrase, open: readonly OpenTab[]): Resolu
   const refs = (tabs: readonly OpenTab[]) => tabs.slice(0, MAX_MESSAGE_TABS).map(({ id, title, url }) => ({ id, title, url }));
   switch (phrase.kind) {
     case 'all':
-      return readable.length ? { tabs: refs(readable) } : { ask: askWhich(readable, 'There is no open tab FoxAgent can read in this window.') };
+      return readable.length ? { tabs: refs(readable) } : askWhich(readable, say('tabsNoneReadable'));
     case 'count':
       if (selected.length === phrase.n) return { tabs: refs(selected) };
       if (readable.length === phrase.n) return { tabs: refs(readable) };
-      return { ask: askWhich(readable, `Which ${phrase.n} tabs do you mean? This window has ${readable.length} tabs FoxAgent can read.`) };
+      return askWhich(readable, say('tabsWhichCount', phrase.n, readable.length));
     case 'other': {
       const others = readable.filter((t) => !t.active);
       if (readable.length === 2 && others.length === 1) return { tabs: refs(others) };
-      return { ask: askWhich(readable, 'Which tab do you mean by “the other tab”?') };
+      return askWhich(readable, say('tabsWhichOther'));
     }
     case 'these':
       if (selected.length >= 2) return { tabs: refs(selected) };
       if (readable.length === 2) return { tabs: refs(readable) };
-      return { ask: askWhich(readable, 'Which tabs do you mean?') };
+      return askWhich(readable, say('tabsWhich'));
   }
 }
 
-function askWhich(readable: readonly OpenTab[], question: string): string {
+function askWhich(readable: readonly OpenTab[], question: Localized): { ask: string; said: Localized[] } {
   // Titles are the pages' own words: shown as plain text, never as Markdown links or emphasis.
   const listed = readable.slice(0, 12).map((t) => `- ${plain((t.title.replace(/\s+/g, ' ').slice(0, 80) || t.url).trim())}`);
-  return [
-    question,
-    'Type @ in the message box to attach the tabs you mean (or pick “All tabs in this window”), or select them together in the tab strip with Ctrl+click, then send again.',
-    ...(listed.length ? ['', 'Open tabs:', ...listed] : []),
-  ].join('\n');
+  const said = [question, say('tabsHowToAttach'), ...(listed.length ? [say('tabsOpenList', listed.join('\n'))] : [])];
+  return { ask: said.map(english).join('\n\n'), said };
 }
 
 /** Text as Markdown shows it literally: every character Markdown could read as markup escaped. */

@@ -1,4 +1,5 @@
 import { forgetOlderImages, newId, type AssistantMessage, type Conversation, type PageCoverage, type ToolMessage, type UserError } from '../shared/conversation';
+import type { Localized } from '../shared/i18n';
 import type { AgentStatus, BgToUiEvent } from '../shared/protocol';
 import type { AgentEvent } from './agent/events';
 import type { ConversationStore } from './conversations';
@@ -98,11 +99,12 @@ export class TurnRecorder {
   }
 
   /** A closing message from FoxAgent itself (the done summary, or why the task stopped). */
-  async finish(result: { text?: string; error?: UserError; status?: AssistantMessage['status'] }): Promise<void> {
+  async finish(result: { text?: string; said?: Localized[]; error?: UserError; status?: AssistantMessage['status'] }): Promise<void> {
     const open = this.current && !this.current.content && !this.current.toolCalls?.length ? this.current : undefined;
     if (result.text !== undefined || result.error) {
       const message = open ?? this.openAssistant();
       if (result.text !== undefined) message.content = result.text;
+      if (result.said) message.said = result.said;
       message.error = result.error;
       message.status = result.status ?? (result.error ? 'error' : 'complete');
     } else if (this.current) {

@@ -84,6 +84,11 @@ export const AssistantMessageSchema = z.object({
   toolMode: z.enum(['native', 'xml']).optional(),
   /** Set when the page the answer read did not fit whole. */
   page: PageCoverageSchema.optional(),
+  /**
+   * An answer FoxAgent words itself (not the model), as catalogue keys shown in the user's
+   * language, one paragraph each; `content` keeps the English, which history and exports use.
+   */
+  said: z.array(LocalizedSchema).max(20).optional(),
 });
 
 /** One tool call and its outcome: a row in the action timeline and a turn the model reads back. */

@@ -58,7 +58,14 @@ export const DecisionSchema = z.enum(['allow_once', 'allow_task', 'allow_always'
 export type Decision = z.infer<typeof DecisionSchema>;
 
 /** The page the chat is about now (the active tab), and why FoxAgent cannot read or act on it, if it cannot. */
-export const CurrentPageSchema = z.object({ url: z.string().optional(), title: z.string().optional(), restriction: z.string().optional() });
+export const CurrentPageSchema = z.object({
+  url: z.string().optional(),
+  title: z.string().optional(),
+  /** The reason, in English. */
+  restriction: z.string().optional(),
+  /** The same reason as a catalogue key, shown in the user's language. */
+  restrictionText: LocalizedSchema.optional(),
+});
 export type CurrentPage = z.infer<typeof CurrentPageSchema>;
 
 /** An open tab as the composer's @ menu lists it. */

@@ -2,7 +2,8 @@ import type { CurrentPage, OpenTab } from '../../shared/protocol';
 import type { PageAccess, PageRead, PageRequest } from '../chat-service';
 import type { PageReader } from './page-reader';
 import { pageForQuestion, summaryParts } from './question-context';
-import { restrictionOf } from './restricted';
+import { english } from '../english';
+import { restrictionOf, restrictionSaid } from './restricted';
 import { PageError } from './tab-agent';
 
 export interface TabLookup {
@@ -27,8 +28,8 @@ export async function currentTab(tabs: TabLookup, extensionOrigin: string) {
 /** The page the chat is about now, and why FoxAgent cannot read or act on it, if it cannot. */
 export async function currentPage(tabs: TabLookup, extensionOrigin: string): Promise<CurrentPage> {
   const tab = await currentTab(tabs, extensionOrigin);
-  const restriction = restrictionOf(tab?.url);
-  return { ...(tab?.url ? { url: tab.url } : {}), ...(tab?.title ? { title: tab.title } : {}), ...(restriction ? { restriction } : {}) };
+  const said = restrictionSaid(tab?.url);
+  return { ...(tab?.url ? { url: tab.url } : {}), ...(tab?.title ? { title: tab.title } : {}), ...(said ? { restriction: english(said), restrictionText: said } : {}) };
 }
 
 /** The most of a page's text a question reads (about 100,000 tokens); the sections sent are chosen from it. */

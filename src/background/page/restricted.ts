@@ -2,23 +2,31 @@
  * Pages no extension may script in Firefox, or that FoxAgent must not touch. Each gets a clear
  * "cannot act on this page" instead of a cryptic injection failure.
  */
+import { say, type Localized } from '../../shared/i18n';
+import { english } from '../english';
+
 const RESTRICTED_HOSTS = ['addons.mozilla.org', 'accounts.firefox.com', 'testpilot.firefox.com', 'support.mozilla.org'];
 
+/** Why FoxAgent cannot read or act on the page at `url`, in English (what the model and the tools say). */
 export function restrictionOf(url: string | undefined): string | undefined {
-  if (!url) return 'This tab has no page FoxAgent can read.';
-  if (url.startsWith('view-source:')) return 'FoxAgent cannot act on view-source pages.';
-  if (url.startsWith('about:reader')) return 'FoxAgent cannot act in Reader View. Leave Reader View and try again.';
+  const said = restrictionSaid(url);
+  return said && english(said);
+}
+
+/** The same reason as a catalogue key, for the user in their language. */
+export function restrictionSaid(url: string | undefined): Localized | undefined {
+  if (!url) return say('restrictedNoPage');
+  if (url.startsWith('view-source:')) return say('restrictedViewSource');
+  if (url.startsWith('about:reader')) return say('restrictedReaderView');
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'This tab has no page FoxAgent can read.';
+    return say('restrictedNoPage');
   }
-  if (['about:', 'moz-extension:', 'chrome:', 'resource:', 'jar:', 'data:', 'blob:'].includes(parsed.protocol)) {
-    return `FoxAgent cannot read or act on ${parsed.protocol.replace(':', '')}: pages (Firefox protects them).`;
-  }
-  if (RESTRICTED_HOSTS.includes(parsed.hostname)) return `Firefox does not let extensions act on ${parsed.hostname}.`;
-  if (/\.pdf($|[?#])/i.test(parsed.pathname)) return 'FoxAgent cannot act inside Firefox’s PDF viewer.';
-  if (!['http:', 'https:', 'file:'].includes(parsed.protocol)) return `FoxAgent cannot act on ${parsed.protocol} pages.`;
+  if (['about:', 'moz-extension:', 'chrome:', 'resource:', 'jar:', 'data:', 'blob:'].includes(parsed.protocol)) return say('restrictedScheme', parsed.protocol.replace(':', ''));
+  if (RESTRICTED_HOSTS.includes(parsed.hostname)) return say('restrictedHost', parsed.hostname);
+  if (/\.pdf($|[?#])/i.test(parsed.pathname)) return say('restrictedPdf');
+  if (!['http:', 'https:', 'file:'].includes(parsed.protocol)) return say('restrictedOther', parsed.protocol);
   return undefined;
 }

@@ -195,7 +195,7 @@ export class TurnRunner {
       if (phrase) {
         const resolved = resolveTabs(phrase, await this.deps.page.tabs());
         if ('ask' in resolved) {
-          await recorder.finish({ text: resolved.ask });
+          await recorder.finish({ text: resolved.ask, said: resolved.said });
           return false;
         }
         message.tabs = resolved.tabs;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AssistantMessage, ChatMessage, UserMessage } from '../../shared/conversation';
-import { t } from '../../ui/i18n';
+import { shown, t } from '../../ui/i18n';
 import { sendOnEnter } from '../lib/keys';
 import { useChat } from '../stores/chat';
 import { Markdown } from './Markdown';
@@ -97,7 +97,8 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
   return (
     <article data-testid="message-assistant" data-status={message.status} className="mr-2">
       {/* Markdown becomes React elements; nothing a model writes is ever parsed as HTML. */}
-      {message.content && <div data-testid="message-text"><Markdown source={message.content} streaming={message.status === 'streaming'} /></div>}
+      {/* FoxAgent's own words (not the model's) show in the user's language; the English stays in `content`. */}
+      {message.content && <div data-testid="message-text"><Markdown source={message.said ? shown(message.said, '\n\n') : message.content} streaming={message.status === 'streaming'} /></div>}
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
       {message.page && message.status !== 'streaming' && <PageCoverage coverage={message.page} />}
       {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}

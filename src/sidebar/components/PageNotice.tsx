@@ -1,4 +1,4 @@
-import { t } from '../../ui/i18n';
+import { shown, t } from '../../ui/i18n';
 import { usePage } from '../stores/page';
 
 /** Before the user types: the page in front of them is one FoxAgent cannot read or act on, and why. */
@@ -7,7 +7,7 @@ export function PageNotice() {
   if (!page?.restriction) return null;
   return (
     <p role="status" data-testid="page-restricted" className="border-t border-line bg-surface px-3 py-2 text-xs text-muted">
-      {t('pageRestricted', page.restriction)}
+      {t('pageRestricted', page.restrictionText ? shown(page.restrictionText) : page.restriction)}
     </p>
   );
 }

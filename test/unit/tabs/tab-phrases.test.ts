@@ -32,8 +32,10 @@ test('a count takes the tabs selected together first, else the window’s readab
   expect(resolveTabs({ kind: 'count', n: 2 }, open)).toEqual({ tabs: [{ id: 1, title: 'Shop A', url: 'https://site1.example/' }, { id: 2, title: 'Shop B', url: 'https://site2.example/' }] });
   const more = [...open, tab(4, 'Mail'), tab(5, 'News')];
   const asked = resolveTabs({ kind: 'count', n: 2 }, more);
-  expect(asked).toEqual({ ask: expect.stringContaining('Which 2 tabs do you mean?') });
+  expect(asked).toMatchObject({ ask: expect.stringContaining('Which 2 tabs do you mean?') });
   expect((asked as { ask: string }).ask).toContain('Type @ in the message box');
+  // The same words as keys, for the user's language.
+  expect((asked as { said: { key: string; args?: string[] }[] }).said.map((p) => [p.key, p.args?.slice(0, 2)])).toEqual([['tabsWhichCount', ['2', '4']], ['tabsHowToAttach', undefined], ['tabsOpenList', [expect.stringContaining('- Shop A')]]]);
   const selected = more.map((t) => (t.id === 2 || t.id === 5 ? { ...t, highlighted: true } : t));
   expect(resolveTabs({ kind: 'count', n: 2 }, selected)).toEqual({ tabs: [expect.objectContaining({ id: 2 }), expect.objectContaining({ id: 5 })] });
 });
@@ -43,7 +45,7 @@ test('"all" is every readable tab; "the other tab" needs exactly two; unreadable
   expect(resolveTabs({ kind: 'all' }, open)).toEqual({ tabs: [expect.objectContaining({ id: 1 }), expect.objectContaining({ id: 2 })] });
   expect(resolveTabs({ kind: 'other' }, open)).toEqual({ tabs: [expect.objectContaining({ id: 2 })] });
   expect(resolveTabs({ kind: 'other' }, [...open, tab(4, 'C')])).toHaveProperty('ask');
-  expect(resolveTabs({ kind: 'all' }, [tab(3, 'Add-ons', { restriction: 'protected' })])).toEqual({ ask: expect.stringContaining('no open tab FoxAgent can read') });
+  expect(resolveTabs({ kind: 'all' }, [tab(3, 'Add-ons', { restriction: 'protected' })])).toMatchObject({ ask: expect.stringContaining('no open tab FoxAgent can read') });
 });
 
 test('a question back lists the tabs by title as plain text: a title cannot become a link or markup', () => {
