@@ -26,7 +26,7 @@ test('the sidebar’s own words are German', async () => {
     newChat: document.querySelector('[data-testid="new-chat"]')?.textContent,
     placeholder: document.querySelector('[data-testid="composer"]')?.getAttribute('placeholder'),
   }));
-  expect(texts).toEqual({ lang: 'de', newChat: 'Neuer Chat', placeholder: 'Fragen oder anweisen… (Enter zum Senden, Umschalt+Enter für eine neue Zeile)' });
+  expect(texts).toEqual({ lang: 'de', newChat: 'Neuer Chat', placeholder: 'Fragen oder anweisen… (@ fügt Tabs hinzu; Enter zum Senden, Umschalt+Enter für eine neue Zeile)' });
 });
 
 test('an error from the background shows in German, and again when the chat is opened anew', async () => {
