@@ -68,7 +68,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   const { masked } = verdict;
   if (!verdict.allowed) {
     const content = `The user did not allow this action (${verdict.reason}). Do not try it again; choose another way or tell the user what you need.`;
-    const denied = refuse('denied', content, { preview: verdict.reason }, { masked });
+    const denied = refuse('denied', content, { preview: verdict.reason, ...(verdict.reasonText ? { previewText: verdict.reasonText } : {}) }, { masked });
     deps.gate.settled?.(gateCall, gateScope, verdict, { status: 'denied', summary: verdict.reason });
     return denied;
   }

@@ -1,3 +1,4 @@
+import type { Localized } from '../../shared/i18n';
 import type { ToolCall } from '../llm/types';
 import type { RegisteredTool, TaskState } from '../tools/registry';
 
@@ -24,7 +25,11 @@ export interface CallOutcome {
   summary?: string;
 }
 
-export type Verdict = ({ allowed: true; by: 'policy' | 'user' } | { allowed: false; by: 'policy' | 'user' | 'timeout'; reason: string }) & {
+export type Verdict = (
+  | { allowed: true; by: 'policy' | 'user' }
+  /** `reason` in English (the model and the audit log read it); `reasonText` the same for the user, as a key. */
+  | { allowed: false; by: 'policy' | 'user' | 'timeout'; reason: string; reasonText?: Localized }
+) & {
   /** Arguments whose values are secret for this target (a password field): never shown in clear. */
   masked?: string[];
 };

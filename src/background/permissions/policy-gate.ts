@@ -9,7 +9,9 @@ import { evaluate, type CallFacts, type Evaluation } from './engine';
 import type { PolicyStore } from './policies';
 import type { PermissionPrompter } from './prompter';
 import { originOfUrl } from '../../shared/permissions';
-import { restrictionOf } from '../page/restricted';
+import { say, type Localized } from '../../shared/i18n';
+import { english } from '../english';
+import { restrictionSaid } from '../page/restricted';
 import { redactArgs } from './redact';
 import { clip, describeTarget } from './target-checks';
 import type { TargetInfo } from './tiers';
@@ -54,7 +56,8 @@ interface Place {
   /** What the call acts on, in words, when it is a tab or an address. */
   target?: string;
   otherWindow?: boolean;
-  refusal?: string;
+  /** Why the call cannot run at all, for the user (its English goes to the model and the log). */
+  refusal?: Localized;
 }
 
 export class PolicyGate implements PermissionGate {
@@ -70,8 +73,9 @@ export class PolicyGate implements PermissionGate {
   async decide(gateCall: GateCall, scope: GateScope, onAsk: (masked?: string[]) => void, signal: AbortSignal): Promise<Verdict> {
     const { facts, place } = await this.factsOf(gateCall, scope);
     if (place.refusal) {
-      this.decided.set(gateCall.call, { facts, evaluation: { tier: facts.risk, policy: 'deny', why: place.refusal, canAllowAlways: false } });
-      return { allowed: false, by: 'policy', reason: place.refusal };
+      const reason = english(place.refusal);
+      this.decided.set(gateCall.call, { facts, evaluation: { tier: facts.risk, policy: 'deny', why: reason, canAllowAlways: false } });
+      return { allowed: false, by: 'policy', reason, reasonText: place.refusal };
     }
     // "Allow once" is this one call and nothing else. "For this task" acts as an allow rule for
     // one tool on one site in one task, below the user's own rules: the engine's escalations
@@ -93,10 +97,12 @@ export class PolicyGate implements PermissionGate {
     const masked = secret.length ? { masked: secret } : {};
 
     if (evaluation.policy === 'allow') return { allowed: true, by: 'policy', ...masked };
-    if (evaluation.policy === 'deny') return { allowed: false, by: 'policy', reason: `blocked by ${evaluation.why}`, ...masked };
+    if (evaluation.policy === 'deny') return { allowed: false, by: 'policy', reason: `blocked by ${evaluation.why}`, reasonText: say('gateBlockedByRule'), ...masked };
     const denied = scope.task ? this.deniedInTask.get(scope.task) : undefined;
     const signature = callSignature(facts);
-    if (denied?.has(signature)) return { allowed: false, by: 'user', reason: 'the user already refused this exact action in this task; do not ask for it again', ...masked };
+    if (denied?.has(signature)) {
+      return { allowed: false, by: 'user', reason: 'the user already refused this exact action in this task; do not ask for it again', reasonText: say('gateRefusedBefore'), ...masked };
+    }
 
     onAsk(masked.masked);
     const answer = await this.deps.prompter.ask(
@@ -124,8 +130,9 @@ export class PolicyGate implements PermissionGate {
     if ((answer === 'reject_once' || answer === 'reject_always') && scope.task) {
       this.deniedInTask.set(scope.task, (denied ?? new Set()).add(signature));
     }
+    const reasonText = say(answer === 'timeout' ? 'gateNoAnswer' : answer === 'stopped' ? 'gateStopped' : 'gateDenied');
     const reason = answer === 'timeout' ? 'no answer in time' : answer === 'stopped' ? 'the task was stopped' : 'denied by the user';
-    return { allowed: false, by: answer === 'timeout' ? 'timeout' : 'user', reason, ...masked };
+    return { allowed: false, by: answer === 'timeout' ? 'timeout' : 'user', reason, reasonText, ...masked };
   }
 
   settled(gateCall: GateCall, scope: GateScope, verdict: Verdict, outcome: CallOutcome): void {
@@ -165,7 +172,7 @@ export class PolicyGate implements PermissionGate {
       try {
         target = await this.deps.inspect(scope.tabId, { tool: tool.name, args });
       } catch (error) {
-        place.refusal = `FoxAgent could not check the element on the page: ${error instanceof Error ? error.message : String(error)}`;
+        place.refusal = say('gateCannotCheck', error instanceof Error ? error.message : String(error));
       }
     }
     // A link or form that leads to another site is a navigation there, whatever tool follows it.
@@ -195,7 +202,7 @@ export class PolicyGate implements PermissionGate {
   private async placeOf(tool: GateCall['tool'], args: Record<string, unknown>, here: TabFacts | undefined): Promise<Place> {
     // Interacting and sensitive tools act on the page in the tab; navigation and tab tools do not.
     if (tool.risk === 'interact' || tool.risk === 'sensitive') {
-      const restriction = here && restrictionOf(here.url);
+      const restriction = here && restrictionSaid(here.url);
       if (restriction) return { refusal: restriction };
     }
     if (NAVIGATING.has(tool.name)) {
@@ -205,7 +212,7 @@ export class PolicyGate implements PermissionGate {
     if (tool.name === 'switch_tab') {
       const id = typeof args.tab_id === 'number' ? args.tab_id : undefined;
       const tab = await this.tabFacts(id);
-      if (!tab) return { refusal: `there is no open tab with tab_id=${String(args.tab_id)}; call list_tabs` };
+      if (!tab) return { refusal: say('gateNoSuchTab', String(args.tab_id)) };
       const destinationOrigin = originOfUrl(tab.url) ?? UNREADABLE;
       return {
         destinationOrigin,
@@ -237,14 +244,14 @@ export class PolicyGate implements PermissionGate {
  * A run given its tabs (a plan's step, an outside client's task) acts on those and on tabs it
  * opened, nowhere else: a call on another tab is refused before any rule or question.
  */
-function outsideRun(tool: string, args: Record<string, unknown>, scope: GateScope): string | undefined {
+function outsideRun(tool: string, args: Record<string, unknown>, scope: GateScope): Localized | undefined {
   const task = scope.task;
   const allowed = task?.allowedTabs;
   if (!task || !allowed || TABLESS.has(tool)) return undefined;
   const tabId = tool === 'switch_tab' ? args.tab_id : scope.tabId;
   if (typeof tabId === 'number' && (allowed.has(tabId) || task.openedTabs.has(tabId))) return undefined;
   const may = [...allowed, ...task.openedTabs].map((id) => `tab_id=${id}`).join(', ');
-  return `tab_id=${String(tabId)} is not one of the tabs this task may work in (${may || 'none'})`;
+  return say('gateOutsideRun', String(tabId), may || 'none');
 }
 
 /** The same action on the same site: the tool and its arguments, without the model's stated reason. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { say } from '../../shared/i18n';
+import { say, type Localized } from '../../shared/i18n';
+import { english } from '../english';
 import type { PageReader } from '../page/page-reader';
 import { restrictionOf } from '../page/restricted';
 import { defineTool, previewOf, type ToolContext, type ToolReply } from './registry';
@@ -29,14 +30,16 @@ const NAV_TIMEOUT = 30_000;
 
 export function createTabTools(deps: TabToolDeps) {
   /** After a navigation: where the tab is now, and its page, so the model need not ask. */
-  const arrived = async (tabId: number, what: string, ctx: ToolContext): Promise<ToolReply> => {
+  const arrived = async (tabId: number, said: Localized, ctx: ToolContext): Promise<ToolReply> => {
     await deps.waitForLoad(tabId, NAV_TIMEOUT);
     deps.reader.invalidate(tabId);
     const tab = await deps.tabs.get(tabId);
+    const what = english(said);
     const restriction = restrictionOf(tab.url);
-    if (restriction) return { ok: true, content: `${what} Now on ${tab.url}. ${restriction}`, preview: what };
+    if (restriction) return { ok: true, content: `${what} Now on ${tab.url}. ${restriction}`, ...previewOf(said) };
     const page = await deps.reader.read(tabId, { maxTokens: 1500 }, ctx.conversationId).catch(() => undefined);
-    return { ok: true, content: `${what} Now on ${tab.url} — ${tab.title ?? ''}${page ? `\n\n${page.rendered}` : ''}`, preview: `${what} ${tab.url}` };
+    // The timeline line in the user's language: what happened (the English one adds the address).
+    return { ok: true, content: `${what} Now on ${tab.url} — ${tab.title ?? ''}${page ? `\n\n${page.rendered}` : ''}`, preview: `${what} ${tab.url}`, previewText: said };
   };
 
   const requireTab = (ctx: ToolContext): number | ToolReply =>
@@ -76,7 +79,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.update(tabId, { url });
-          return arrived(tabId, `Loaded ${url}.`, ctx);
+          return arrived(tabId, say('previewLoaded', url), ctx);
         }),
     }),
     defineTool({
@@ -93,7 +96,7 @@ export function createTabTools(deps: TabToolDeps) {
           ctx.task.openedTabs.add(tab.id);
           if (ctx.task.tabId !== undefined) (ctx.task.openedFrom ??= new Map()).set(tab.id, ctx.task.tabId);
           ctx.task.tabId = tab.id;
-          return arrived(tab.id, `Opened tab_id=${tab.id}.`, ctx);
+          return arrived(tab.id, say('previewOpenedTab', tab.id), ctx);
         }),
     }),
     defineTool({
@@ -106,7 +109,7 @@ export function createTabTools(deps: TabToolDeps) {
         guarded(async () => {
           await deps.tabs.update(tab_id, { active: true });
           ctx.task.tabId = tab_id;
-          return arrived(tab_id, `Switched to tab_id=${tab_id}.`, ctx);
+          return arrived(tab_id, say('previewSwitchedTab', tab_id), ctx);
         }),
     }),
     defineTool({
@@ -144,7 +147,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.goBack(tabId);
-          return arrived(tabId, 'Went back.', ctx);
+          return arrived(tabId, say('previewWentBack'), ctx);
         }),
     }),
     defineTool({
@@ -158,7 +161,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.goForward(tabId);
-          return arrived(tabId, 'Went forward.', ctx);
+          return arrived(tabId, say('previewWentForward'), ctx);
         }),
     }),
     defineTool({
@@ -172,7 +175,7 @@ export function createTabTools(deps: TabToolDeps) {
           const tabId = requireTab(ctx);
           if (typeof tabId !== 'number') return tabId;
           await deps.tabs.reload(tabId);
-          return arrived(tabId, 'Reloaded.', ctx);
+          return arrived(tabId, say('previewReloaded'), ctx);
         }),
     }),
   ];

@@ -113,7 +113,7 @@ test('a value only the page supplied is escalated to asking, even on an allowed 
 
 test('no answer in time is a denial', async () => {
   const { gate } = setup({ timeoutMs: 30 });
-  expect(await decide(gate, callOf('click', { id: 3 }))).toEqual({ allowed: false, by: 'timeout', reason: 'no answer in time' });
+  expect(await decide(gate, callOf('click', { id: 3 }))).toEqual({ allowed: false, by: 'timeout', reason: 'no answer in time', reasonText: { key: 'gateNoAnswer' } });
 });
 
 test('every call is audited with its decision, who made it and its outcome, and no secret in clear', async () => {
@@ -165,7 +165,12 @@ test('a run given its tabs acts there and in tabs it opened, and nowhere else, w
   const inStep = (tabId: number) => scope({ tabId, task: planStep });
 
   expect(await decide(gate, callOf('read_page', {}), inStep(1))).toEqual({ allowed: true, by: 'policy' });
-  expect(await decide(gate, callOf('read_page', {}), inStep(3))).toEqual({ allowed: false, by: 'policy', reason: 'tab_id=3 is not one of the tabs this task may work in (tab_id=1, tab_id=2)' });
+  expect(await decide(gate, callOf('read_page', {}), inStep(3))).toEqual({
+    allowed: false,
+    by: 'policy',
+    reason: 'tab_id=3 is not one of the tabs this task may work in (tab_id=1, tab_id=2)',
+    reasonText: { key: 'gateOutsideRun', args: ['3', 'tab_id=1, tab_id=2'] },
+  });
   expect(await decide(gate, switchTo(3), inStep(1))).toMatchObject({ allowed: false, by: 'policy', reason: expect.stringContaining('tab_id=3 is not one of the tabs') });
   // A tab the run opened itself is its own; a tab it was given still passes the rules as usual.
   planStep.openedTabs.add(7);
