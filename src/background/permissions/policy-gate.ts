@@ -81,11 +81,15 @@ export class PolicyGate implements PermissionGate {
     // one tool on one site in one task, below the user's own rules: the engine's escalations
     // still apply to it.
     const grants = scope.task ? this.allowedInTask.get(scope.task) : undefined;
+    const confirm = scope.task?.confirmActions;
     const rules = {
       sensitiveSites: () => this.deps.store.sensitiveSites(),
-      find: async (origin: string, tool: string, tier: Evaluation['tier']) =>
-        (await this.deps.store.find(origin, tool, tier)) ??
-        (tier === 'interact' && grants?.has(`${origin}|${tool}`) ? { origin, subject: tool, policy: 'allow' as const, createdAt: 0 } : undefined),
+      find: async (origin: string, tool: string, tier: Evaluation['tier']) => {
+        const stored = await this.deps.store.find(origin, tool, tier);
+        // A task the model chose to start does not run on the user's standing allow rules.
+        const usable = stored && !(confirm && stored.policy === 'allow' && tier !== 'read') ? stored : undefined;
+        return usable ?? (tier === 'interact' && grants?.has(`${origin}|${tool}`) ? { origin, subject: tool, policy: 'allow' as const, createdAt: 0 } : undefined);
+      },
     };
     const evaluation = await evaluate(facts, rules);
     // Offered only for an interaction by an interacting tool: never navigation, tabs or sensitive.

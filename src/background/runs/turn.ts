@@ -106,7 +106,11 @@ export class TurnRunner {
       const routed = await this.answer(session, UNDECIDED, conversation.id, message, history, recorder, signal, true);
       message.intent = routed === 'act' ? { kind: 'action', reason: 'the model chose to act', by: 'model' } : { kind: 'question', reason: 'no rule matched; the model answered', by: 'model' };
       await recorder.publish();
-      if (routed === 'act') await this.act(session, run, conversation, message, history, recorder);
+      if (routed === 'act') {
+        // The model chose to act after reading the page, which a page could steer: every action asks.
+        run.scope.confirmActions = true;
+        await this.act(session, run, conversation, message, history, recorder);
+      }
     } catch (error) {
       await this.fail(conversation, message, recorder, error, signal);
     }

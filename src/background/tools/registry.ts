@@ -25,6 +25,12 @@ export interface TaskState {
    * those it opens itself; undefined: any tab of the window, as for a sidebar chat.
    */
   allowedTabs?: ReadonlySet<number>;
+  /**
+   * The task began because the model, having read the page, chose to act on a message no rule
+   * classified: a page could have steered that, so no stored "always allow" rule lets an action
+   * through without asking (deny rules and grants "for this task" still apply).
+   */
+  confirmActions?: boolean;
 }
 
 export interface ToolContext {

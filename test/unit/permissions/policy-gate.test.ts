@@ -182,3 +182,21 @@ test('a run given its tabs acts there and in tabs it opened, and nowhere else, w
   // A sidebar chat's task names no tabs: every tab of the window is open to the usual rules.
   expect(await decide(gate, callOf('read_page', {}), scope({ tabId: 3 }))).toEqual({ allowed: true, by: 'policy' });
 });
+
+test('a task the model chose to start (it read the page first) asks for actions a standing rule would allow; deny rules and reads still apply', async () => {
+  const { gate, store, requests, answerNext } = setup();
+  await store.set({ origin: 'https://shop.example', subject: 'click', policy: 'allow' });
+  await store.set({ origin: 'https://shop.example', subject: 'fill', policy: 'deny' });
+  const steerable = { startTabId: 1, openedTabs: new Set<number>(), confirmActions: true };
+  // An ordinary task: the rule lets the click through.
+  expect(await decide(gate, callOf('click', { id: 3 }))).toEqual({ allowed: true, by: 'policy' });
+  expect(requests()).toHaveLength(0);
+  // The model-started task: the same click asks, and "for this task" still holds once given.
+  const asked = answerNext('allow_task');
+  expect(await decide(gate, callOf('click', { id: 3 }), scope({ task: steerable }))).toEqual({ allowed: true, by: 'user' });
+  await asked;
+  expect(await decide(gate, callOf('click', { id: 4 }), scope({ task: steerable }))).toEqual({ allowed: true, by: 'policy' });
+  expect(await decide(gate, callOf('fill', { id: 4, text: 'x' }), scope({ task: steerable }))).toMatchObject({ allowed: false, by: 'policy' });
+  expect(await decide(gate, callOf('read_page', {}), scope({ task: steerable }))).toEqual({ allowed: true, by: 'policy' });
+  expect(requests()).toHaveLength(1);
+});
