@@ -7,8 +7,8 @@
  */
 import type { PageCoverage, PageFocus } from '../../shared/conversation';
 import { snapshotFacts, type PageSnapshot } from '../../shared/page-snapshot';
-import { selectSections, type Selection } from './rank';
-import { labelOf, outlineOf, splitSections, type Section } from './sections';
+import { sectionsFrom, selectSections } from './rank';
+import { labelOf, outlineOf, sentSize, splitSections, type Section } from './sections';
 
 export interface QuestionPage {
   body: string;
@@ -54,7 +54,7 @@ export function pageForQuestion(snapshot: PageSnapshot, question: string, budget
   const outline = outlineOf(sections);
   const budget = Math.max(500, budgetChars - outline.length);
   const start = focus ? startOf(sections, focus) : undefined;
-  const selection = start !== undefined ? inOrder(sections, start, budget) : selectSections(sections, question, budget);
+  const selection = start !== undefined ? sectionsFrom(sections, start, budget) : selectSections(sections, question, budget);
   const share = Math.max(1, Math.floor((100 * selection.chars) / totalChars));
   const from = selection.sections[0];
   const intro =
@@ -80,18 +80,6 @@ function startOf(sections: readonly Section[], focus: PageFocus): number | undef
   return undefined;
 }
 
-/** Sections from `start` in page order, as many as fit. */
-function inOrder(sections: readonly Section[], start: number, budget: number): Selection {
-  const picked: Section[] = [];
-  let used = 0;
-  for (const section of sections.slice(start)) {
-    if (picked.length && used + sizeOf(section) > budget) break;
-    picked.push(section);
-    used += sizeOf(section);
-  }
-  return { sections: picked, chars: picked.reduce((n, s) => n + s.text.length, 0), totalChars: sections.reduce((n, s) => n + s.text.length, 0), matched: true };
-}
-
 /**
  * The page in parts for a summary, each within `budgetChars`, together covering the whole page:
  * consecutive sections grouped in page order. When that makes more than
@@ -103,12 +91,12 @@ export function summaryParts(snapshot: PageSnapshot, budgetChars: number): strin
   const grouped: Section[][] = [[]];
   let used = 0;
   for (const section of sections) {
-    if (used + sizeOf(section) > budgetChars && grouped.at(-1)!.length) {
+    if (used + sentSize(section) > budgetChars && grouped.at(-1)!.length) {
       grouped.push([]);
       used = 0;
     }
     grouped.at(-1)!.push(section);
-    used += sizeOf(section);
+    used += sentSize(section);
   }
   if (grouped.length <= MAX_SUMMARY_PARTS) return grouped.filter((g) => g.length).map(renderSections);
 
@@ -127,9 +115,6 @@ export function summaryParts(snapshot: PageSnapshot, budgetChars: number): strin
   return parts;
 }
 
-function sizeOf(section: Section): number {
-  return section.text.length + labelOf(section).length + 6;
-}
 
 /** Sections under their headings; a gap between two sections that are not neighbours is marked. */
 function renderSections(sections: readonly Section[]): string {

@@ -5,7 +5,7 @@
  * script, lightly stemmed; Chinese, Japanese and Korean text, written without spaces, counts in
  * character pairs. Linear in the page and the question.
  */
-import { labelOf, type Section } from './sections';
+import { sentSize, type Section } from './sections';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -106,16 +106,15 @@ export interface Selection {
 export function selectSections(sections: readonly Section[], question: string, budgetChars: number): Selection {
   const scores = scoreSections(sections, question);
   const matched = scores.some((s) => s > 0);
-  const sizeOf = (s: Section) => s.text.length + labelOf(s).length + 6;
   const order = matched ? sections.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b) : sections.map((_, i) => i);
   const lead = sections[0];
-  if (matched && lead && sizeOf(lead) <= budgetChars * LEAD_SHARE) order.unshift(0);
+  if (matched && lead && sentSize(lead) <= budgetChars * LEAD_SHARE) order.unshift(0);
 
   const chosen = new Set<number>();
   let used = 0;
   for (const i of order) {
     if (chosen.has(i)) continue;
-    const size = sizeOf(sections[i]!);
+    const size = sentSize(sections[i]!);
     if (used + size > budgetChars) {
       if (!matched) break;
       continue;
@@ -123,11 +122,22 @@ export function selectSections(sections: readonly Section[], question: string, b
     chosen.add(i);
     used += size;
   }
-  const picked = [...chosen].sort((a, b) => a - b).map((i) => sections[i]!);
-  return {
-    sections: picked,
-    chars: picked.reduce((sum, s) => sum + s.text.length, 0),
-    totalChars: sections.reduce((sum, s) => sum + s.text.length, 0),
-    matched,
-  };
+  return selectionOf(sections, [...chosen].sort((a, b) => a - b).map((i) => sections[i]!), matched);
+}
+
+/** The sections from `start` on, in page order, as many as fit in `budgetChars` (at least one): "Read on", "Pick a section". */
+export function sectionsFrom(sections: readonly Section[], start: number, budgetChars: number): Selection {
+  const picked: Section[] = [];
+  let used = 0;
+  for (let i = start; i < sections.length; i++) {
+    const size = sentSize(sections[i]!);
+    if (picked.length && used + size > budgetChars) break;
+    picked.push(sections[i]!);
+    used += size;
+  }
+  return selectionOf(sections, picked, true);
+}
+
+function selectionOf(sections: readonly Section[], picked: Section[], matched: boolean): Selection {
+  return { sections: picked, chars: picked.reduce((sum, s) => sum + s.text.length, 0), totalChars: sections.reduce((sum, s) => sum + s.text.length, 0), matched };
 }

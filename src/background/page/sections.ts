@@ -65,6 +65,11 @@ export function labelOf(section: Section): string {
   return section.part ? `${path} (part ${section.part})` : path;
 }
 
+/** The characters a section takes when sent: its text under a `## label` line, and the blank line after. */
+export function sentSize(section: Section): number {
+  return section.text.length + labelOf(section).length + 6;
+}
+
 /** The page's headings, indented by depth, each once; bounded for the prompt. */
 export function outlineOf(sections: readonly Section[], maxChars = 1_500): string {
   const lines: string[] = [];
