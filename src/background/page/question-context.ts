@@ -115,7 +115,6 @@ export function summaryParts(snapshot: PageSnapshot, budgetChars: number): strin
   return parts;
 }
 
-
 /** Sections under their headings; a gap between two sections that are not neighbours is marked. */
 function renderSections(sections: readonly Section[]): string {
   const blocks: string[] = [];

@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import type { PermissionGate } from '../../../src/background/permissions/gate';
 import { allowAll, pageWorld, routerFor } from '../../support/agent-fixtures';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import { settled } from '../../support/chat-over-pages';
 import { MemoryStorage } from '../../support/memory-storage';
 
 let server: LlmServer;
@@ -32,9 +33,6 @@ function setup(url = server.url, gate: PermissionGate = allowAll) {
   return { storage, store, events, chat, world };
 }
 
-async function settled(chat: ChatService, id: string) {
-  for (let i = 0; i < 400 && chat.isRunning(id); i++) await new Promise((r) => setTimeout(r, 5));
-}
 
 test('a question takes the fast path: one streamed call with the page as fenced, untrusted data and no tools', async () => {
   const { store, events, chat, storage } = setup();

@@ -9,6 +9,7 @@ import type { BgToUiEvent } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { allowAll, pageWorld, routerFor } from '../../support/agent-fixtures';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import { settled } from '../../support/chat-over-pages';
 import { MemoryStorage } from '../../support/memory-storage';
 
 let server: LlmServer;
@@ -47,9 +48,6 @@ function chatOn(store: ConversationStore, events: BgToUiEvent[] = []) {
   });
 }
 
-async function settled(chat: ChatService, id: string) {
-  for (let i = 0; i < 400 && chat.isRunning(id); i++) await new Promise((r) => setTimeout(r, 5));
-}
 
 const unfinished = (c: Conversation | undefined) =>
   c?.messages.filter((m) => (m.role === 'assistant' && m.status === 'streaming') || (m.role === 'tool' && ['pending', 'waiting_permission', 'running'].includes(m.status))) ?? [];

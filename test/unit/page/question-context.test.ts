@@ -3,26 +3,16 @@
  * against the scripted model server: what the model is sent of a page that does not fit, how a
  * summary covers all of it, what the answer records of its coverage, and Read on / Pick a section.
  */
-import { ChatService } from '../../../src/background/chat-service';
-import { ConversationStore } from '../../../src/background/conversations';
-import { createPageAccess } from '../../../src/background/page/active-page';
-import type { PageReader } from '../../../src/background/page/page-reader';
 import { MAX_SUMMARY_PARTS, pageBudgetChars, pageForQuestion, summaryParts } from '../../../src/background/page/question-context';
 import type { AssistantMessage } from '../../../src/shared/conversation';
-import type { ReadOptions } from '../../../src/shared/content-protocol';
-import type { PageSnapshot } from '../../../src/shared/page-snapshot';
-import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
-import { allowAll, pageWorld, routerFor } from '../../support/agent-fixtures';
+import { chatOverPages, settled, snapshotOf as pageSnapshotOf } from '../../support/chat-over-pages';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
-import { MemoryStorage } from '../../support/memory-storage';
 
 const chapter = (n: number, fact: string) =>
   [`## Chapter ${n}`, ...Array.from({ length: 6 }, (_, i) => `Chapter ${n} paragraph ${i} tells of roads, rivers and towns in ordinary words that fill the page.`), fact].join('\n\n');
 const LONG_TEXT = ['# The long report', 'This report walks through twenty chapters.', ...Array.from({ length: 20 }, (_, i) => chapter(i + 1, i === 18 ? 'The lighthouse keeper counted 4,812 gulls in the last winter.' : `Chapter ${i + 1} ends here.`))].join('\n\n');
 
-function snapshotOf(text: string): PageSnapshot {
-  return { url: 'https://news.example/report', title: 'The long report', text, elements: [], frames: [], truncated: { text: false, elements: false, totalTextChars: text.length, totalElements: 0 }, source: 'readability' };
-}
+const snapshotOf = (text: string) => pageSnapshotOf({ url: 'https://news.example/report', title: 'The long report', text });
 
 test('a page that fits goes whole, with no coverage note; one that does not sends the matching sections, the outline, and says how much', () => {
   const short = pageForQuestion(snapshotOf('A short page.'), 'anything', 5_000);
@@ -77,30 +67,8 @@ describe('through the chat, against the scripted model', () => {
   afterAll(() => server.close());
   beforeEach(() => server.reset());
 
-  function setup() {
-    const store = new ConversationStore(new MemoryStorage());
-    const reads: ReadOptions[] = [];
-    const reader = {
-      read: async (_tab: number, options: ReadOptions) => {
-        reads.push(options);
-        return { snapshot: snapshotOf(LONG_TEXT), rendered: '(not used by questions)', fromCache: false };
-      },
-    } as unknown as PageReader;
-    const tabs = { query: async () => [{ id: 5, url: 'https://news.example/report', title: 'The long report' }] };
-    const chat = new ChatService({
-      store,
-      emit: () => undefined,
-      session: async () => ({ router: routerFor(server.url, 'ollama'), settings: { ...DEFAULT_SETTINGS, provider: { ...DEFAULT_SETTINGS.provider, baseUrl: server.url, model: 'small:1b' } }, model: 'small:1b' }),
-      tools: pageWorld().tools,
-      gate: allowAll,
-      page: createPageAccess(tabs, reader, 'moz-extension://foxagent'),
-      saveIntervalMs: 0,
-    });
-    return { store, chat, reads };
-  }
-  async function settled(chat: ChatService, id: string) {
-    for (let i = 0; i < 400 && chat.isRunning(id); i++) await new Promise((r) => setTimeout(r, 5));
-  }
+  const REPORT = { id: 5, url: 'https://news.example/report', title: 'The long report', text: LONG_TEXT };
+  const setup = () => chatOverPages({ serverUrl: server.url, model: 'small:1b', tabs: [REPORT] });
 
   test('a question about the end of a long page gets that part into the request; the answer records how much was read', async () => {
     const { store, chat, reads } = setup();
@@ -108,7 +76,7 @@ describe('through the chat, against the scripted model', () => {
     const conversation = await store.create();
     await chat.send(conversation.id, 'How many gulls did the lighthouse keeper count?');
     await settled(chat, conversation.id);
-    expect(reads).toEqual([expect.objectContaining({ includeInteractive: false })]);
+    expect(reads).toEqual([{ tabId: 5, options: expect.objectContaining({ includeInteractive: false }) }]);
     const [request] = server.chatRequests();
     const system = request!.body.messages[0].content as string;
     expect(system).toContain('4,812 gulls');

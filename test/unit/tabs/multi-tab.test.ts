@@ -4,16 +4,9 @@
  * read and fenced under their own label in one request; words that fit several sets of tabs get
  * a question back and no model call; a task about chosen tabs may act only in them.
  */
-import { ChatService } from '../../../src/background/chat-service';
-import { ConversationStore } from '../../../src/background/conversations';
-import { createPageAccess } from '../../../src/background/page/active-page';
-import type { PageReader } from '../../../src/background/page/page-reader';
 import type { UserMessage } from '../../../src/shared/conversation';
-import type { PageSnapshot } from '../../../src/shared/page-snapshot';
-import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
-import { allowAll, pageWorld, routerFor } from '../../support/agent-fixtures';
+import { chatOverPages, settled } from '../../support/chat-over-pages';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
-import { MemoryStorage } from '../../support/memory-storage';
 
 let server: LlmServer;
 beforeAll(async () => {
@@ -28,36 +21,8 @@ const TABS = [
   { id: 13, url: 'https://news.example/', title: 'News', text: 'Headlines of the day.' },
 ];
 
-function setup(tabs = TABS.slice(0, 2), selected: number[] = []) {
-  const store = new ConversationStore(new MemoryStorage());
-  const reads: number[] = [];
-  const reader = {
-    read: async (tabId: number) => {
-      reads.push(tabId);
-      const tab = tabs.find((t) => t.id === tabId)!;
-      const snapshot: PageSnapshot = { url: tab.url, title: tab.title, text: tab.text, elements: [], frames: [], truncated: { text: false, elements: false, totalTextChars: tab.text.length, totalElements: 0 }, source: 'readability' };
-      return { snapshot, rendered: tab.text, fromCache: false };
-    },
-  } as unknown as PageReader;
-  const lookup = {
-    query: async (filter: { active?: boolean }) =>
-      tabs.filter((t, i) => !filter.active || i === 0).map((t, i) => ({ id: t.id, url: t.url, title: t.title, windowId: 1, active: i === 0, highlighted: selected.includes(t.id) })),
-  };
-  const world = pageWorld();
-  const chat = new ChatService({
-    store,
-    emit: () => undefined,
-    session: async () => ({ router: routerFor(server.url, 'ollama'), settings: { ...DEFAULT_SETTINGS, provider: { ...DEFAULT_SETTINGS.provider, baseUrl: server.url, model: 'qwen3:4b' } }, model: 'qwen3:4b' }),
-    tools: world.tools,
-    gate: allowAll,
-    page: createPageAccess(lookup, reader, 'moz-extension://foxagent'),
-    saveIntervalMs: 0,
-  });
-  return { store, chat, reads };
-}
-async function settled(chat: ChatService, id: string) {
-  for (let i = 0; i < 400 && chat.isRunning(id); i++) await new Promise((r) => setTimeout(r, 5));
-}
+const setup = (tabs = TABS.slice(0, 2), selected: number[] = []) => chatOverPages({ serverUrl: server.url, model: 'qwen3:4b', tabs, selected });
+const tabsRead = (reads: { tabId: number }[]) => reads.map((r) => r.tabId).sort();
 const ref = ({ id, title, url }: (typeof TABS)[number]) => ({ id, title, url });
 
 test('two attached tabs are both read and each fenced under its own label in the one request', async () => {
@@ -66,7 +31,7 @@ test('two attached tabs are both read and each fenced under its own label in the
   const conversation = await store.create();
   await chat.send(conversation.id, 'Compare the price and delivery time', 'sidebar', { tabs: [ref(TABS[0]!), ref(TABS[1]!)] });
   await settled(chat, conversation.id);
-  expect(reads.sort()).toEqual([11, 12]);
+  expect(tabsRead(reads)).toEqual([11, 12]);
   expect(server.chatRequests()).toHaveLength(1);
   const system = server.chatRequests()[0]!.body.messages[0].content as string;
   expect(system).toMatch(/Tab 1\nTitle: Kettle at Shop A[\s\S]*39\.90 EUR[\s\S]*Tab 2\nTitle: Kettle at Shop B[\s\S]*34\.50 EUR/);
@@ -103,7 +68,7 @@ test('words that fit several sets of tabs get a question back, with no model cal
   const again = await chosen.store.create();
   await chosen.chat.send(again.id, 'Which of these two tabs is cheaper?');
   await settled(chosen.chat, again.id);
-  expect(chosen.reads.sort()).toEqual([11, 12]);
+  expect(tabsRead(chosen.reads)).toEqual([11, 12]);
 });
 
 test('a task about chosen tabs starts in the current tab and may work there and in the chosen tabs only', async () => {
