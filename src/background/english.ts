@@ -4,8 +4,8 @@
  * keys (exports, older builds). The user sees the key resolved in their language.
  */
 import catalogue from '../../_locales/en/messages.json';
-import { formatMessage, type Localized } from '../shared/i18n';
+import { wordedIn, type Localized } from '../shared/i18n';
 
 export function english(text: Localized | string): string {
-  return typeof text === 'string' ? text : formatMessage(catalogue, text.key, text.args) || text.key;
+  return typeof text === 'string' ? text : wordedIn(catalogue, text);
 }

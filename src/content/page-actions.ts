@@ -4,6 +4,7 @@
  * input/change events for typing (React and Vue listen for those), requestSubmit for forms.
  * Pure DOM code: it runs in the page agent and under jsdom.
  */
+import type { ActionReport } from '../shared/content-protocol';
 import { accessibleName } from './reader/interactive';
 
 export class ActionError extends Error {
@@ -18,6 +19,8 @@ export class ActionError extends Error {
 export interface ActionOutcome {
   /** What happened, for the model. */
   message: string;
+  /** The same in parts, for the user's timeline in their language. */
+  report: ActionReport;
 }
 
 function win(el: Element): Window & typeof globalThis {
@@ -45,11 +48,39 @@ function fire(el: Element, type: string, init: MouseEventInit = {}): boolean {
   return el.dispatchEvent(event);
 }
 
+const INPUT_ROLES: Record<string, string> = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button', image: 'button', search: 'searchbox', range: 'slider', number: 'spinbutton' };
+
+/** What kind of element it is, as one plain word: its role attribute where plain, else from its tag and type. */
+function roleWord(el: Element): string {
+  const role = (el.getAttribute('role') ?? '').trim().toLowerCase();
+  if (/^[a-z]{1,20}$/.test(role) && role !== 'generic' && role !== 'presentation') return role;
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'input') return INPUT_ROLES[(el as HTMLInputElement).type] ?? 'textbox';
+  return tag.slice(0, 40);
+}
+
+function visibleName(el: Element): string {
+  // innerText is what a person sees; textContent only where there is no layout to ask (jsdom).
+  return (el.getAttribute('aria-label') || ((el as HTMLElement).innerText ?? el.textContent) || el.getAttribute('value') || el.getAttribute('placeholder') || el.getAttribute('name') || '').trim().replace(/\s+/g, ' ');
+}
+
+/** An element as a user would name it: what kind it is and its visible name (clipped). */
+export function elementOf(el: Element): NonNullable<ActionReport['element']> {
+  const name = visibleName(el).slice(0, 60);
+  return name ? { role: roleWord(el), name } : { role: roleWord(el) };
+}
+
 export function describeElement(el: Element): string {
-  const name = (el.getAttribute('aria-label') || (el as HTMLElement).innerText || el.getAttribute('value') || el.getAttribute('placeholder') || el.getAttribute('name') || '').trim().replace(/\s+/g, ' ');
+  const name = visibleName(el);
   const tag = el.tagName.toLowerCase();
   return name ? `${tag} "${name.slice(0, 60)}"` : tag;
 }
+
+/** An outcome about one element: the model's English and the user's report. */
+const about = (el: Element, kind: ActionReport['kind'], message: string, detail?: string): ActionOutcome => ({
+  message,
+  report: { kind, element: elementOf(el), ...(detail !== undefined ? { detail: detail.slice(0, 200) } : {}) },
+});
 
 /** The form a click on `el` would submit, if any. */
 export function formSubmittedBy(el: Element): HTMLFormElement | undefined {
@@ -84,15 +115,15 @@ export function click(el: Element): ActionOutcome {
   // HTMLElement.click() fires the click event and runs default actions (links, checkboxes, submit).
   if (typeof (el as HTMLElement).click === 'function') (el as HTMLElement).click();
   else fire(el, 'click');
-  if (problems) return { message: `Clicked ${describeElement(el)}, but the browser did not send the form: ${problems}.` };
-  return { message: `Clicked ${describeElement(el)}.` };
+  if (problems) return about(el, 'clicked_unsent', `Clicked ${describeElement(el)}, but the browser did not send the form: ${problems}.`);
+  return about(el, 'clicked', `Clicked ${describeElement(el)}.`);
 }
 
 export function hover(el: Element): ActionOutcome {
   assertActionable(el);
   el.scrollIntoView?.({ block: 'center' });
   for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) fire(el, type, { bubbles: !type.endsWith('enter') });
-  return { message: `Hovered over ${describeElement(el)}.` };
+  return about(el, 'hovered', `Hovered over ${describeElement(el)}.`);
 }
 
 export function isTextField(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
@@ -127,7 +158,7 @@ export function fill(el: Element, text: string, { append = false }: { append?: b
     inputEvents(el, text);
     el.dispatchEvent(new (win(el).FocusEvent)('blur', { bubbles: false }));
     const shown = el.type === 'password' ? '••••' : JSON.stringify(el.value.slice(0, 80));
-    return { message: `Typed into ${describeElement(el)}; it now holds ${shown}.` };
+    return about(el, 'typed', `Typed into ${describeElement(el)}; it now holds ${shown}.`);
   }
   if ((el as HTMLElement).isContentEditable || el.getAttribute('contenteditable') === 'true' || el.getAttribute('contenteditable') === '') {
     const html = el as HTMLElement;
@@ -143,7 +174,7 @@ export function fill(el: Element, text: string, { append = false }: { append?: b
       html.textContent = append ? `${html.textContent ?? ''}${text}` : text;
       inputEvents(html, text);
     }
-    return { message: `Typed into ${describeElement(el)}.` };
+    return about(el, 'typed', `Typed into ${describeElement(el)}.`);
   }
   throw new ActionError('wrong_kind', `${describeElement(el)} is not a text field. Use click, select_option or set_checked for it.`);
 }
@@ -164,7 +195,7 @@ export function selectOption(el: Element, choice: string): ActionOutcome {
   setNativeValue(select, option.value);
   option.selected = true;
   inputEvents(select, null);
-  return { message: `Selected "${option.text.trim()}" in ${describeElement(el)}.` };
+  return about(el, 'selected', `Selected "${option.text.trim()}" in ${describeElement(el)}.`, option.text.trim());
 }
 
 export function setChecked(el: Element, checked: boolean): ActionOutcome {
@@ -178,7 +209,7 @@ export function setChecked(el: Element, checked: boolean): ActionOutcome {
   }
   if (current !== checked) click(el);
   const now = isNative ? input.checked : el.getAttribute('aria-checked') === 'true';
-  return { message: `${describeElement(el)} is now ${now ? 'checked' : 'unchecked'}.` };
+  return about(el, now ? 'checked' : 'unchecked', `${describeElement(el)} is now ${now ? 'checked' : 'unchecked'}.`);
 }
 
 /** A key press on the focused element (or the given one). Enter in a form field submits it. */
@@ -193,9 +224,9 @@ export function pressKey(doc: Document, key: string, target?: Element): ActionOu
   // Synthetic key events have no default action; do the one users rely on most.
   if (proceed && key === 'Enter' && isTextField(el) && el.tagName === 'INPUT' && el.form) {
     el.form.requestSubmit();
-    return { message: `Pressed Enter in ${describeElement(el)}; the form was submitted.` };
+    return about(el, 'enter_submitted', `Pressed Enter in ${describeElement(el)}; the form was submitted.`);
   }
-  return { message: `Pressed ${key} on ${describeElement(el)}.` };
+  return about(el, 'pressed', `Pressed ${key} on ${describeElement(el)}.`, key);
 }
 
 export function submit(el: Element): ActionOutcome {
@@ -204,26 +235,29 @@ export function submit(el: Element): ActionOutcome {
   const submitter = el !== form && (el as HTMLButtonElement).type === 'submit' ? (el as HTMLButtonElement) : undefined;
   const problems = validationProblems(form);
   form.requestSubmit(submitter);
-  if (problems) return { message: `The browser did not send the form: ${problems}.` };
-  return { message: 'Submitted the form.' };
+  if (problems) return about(form, 'unsent', `The browser did not send the form: ${problems}.`);
+  return about(form, 'submitted', 'Submitted the form.');
 }
 
 export function scroll(doc: Document, { direction = 'down', amount = 'page', target }: { direction?: 'up' | 'down' | 'top' | 'bottom'; amount?: 'page' | 'half'; target?: Element }): ActionOutcome {
   const w = doc.defaultView!;
   if (target) {
     target.scrollIntoView?.({ block: 'center' });
-    return { message: `Scrolled ${describeElement(target)} into view.` };
+    return about(target, 'scrolled_to', `Scrolled ${describeElement(target)} into view.`);
   }
   const root = doc.scrollingElement ?? doc.documentElement;
   const step = (amount === 'half' ? 0.5 : 0.85) * (w.innerHeight || 800);
   const top = direction === 'top' ? 0 : direction === 'bottom' ? root.scrollHeight : root.scrollTop + (direction === 'down' ? step : -step);
   w.scrollTo({ top, behavior: 'instant' as ScrollBehavior });
   const atEnd = root.scrollTop + w.innerHeight >= root.scrollHeight - 2;
-  return { message: `Scrolled ${direction}; now ${Math.round(root.scrollTop)} px from the top of ${Math.round(root.scrollHeight)}${atEnd ? ' (at the bottom)' : ''}.` };
+  return {
+    message: `Scrolled ${direction}; now ${Math.round(root.scrollTop)} px from the top of ${Math.round(root.scrollHeight)}${atEnd ? ' (at the bottom)' : ''}.`,
+    report: { kind: 'scrolled', detail: direction },
+  };
 }
 
 /** Resolves when the text or selector appears (or the network-quiet signal), or fails at the timeout. */
-export function waitFor(doc: Document, { text, selector, timeoutMs }: { text?: string; selector?: string; timeoutMs: number }, signal?: AbortSignal): Promise<ActionOutcome> {
+export function waitFor(doc: Document, { text, selector, timeoutMs }: { text?: string; selector?: string; timeoutMs: number }, signal?: AbortSignal): Promise<{ message: string }> {
   const found = () => (selector ? doc.querySelector(selector) !== null : true) && (text ? (doc.body?.innerText ?? doc.body?.textContent ?? '').includes(text) : true);
   return new Promise((resolve, reject) => {
     if (found()) return resolve({ message: 'It is already on the page.' });

@@ -50,6 +50,21 @@ export const TargetInfoSchema = z.object({
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 
+/**
+ * What an action did, in parts the background words in the user's language for the timeline; the
+ * reply's `message` beside it is the same in English, for the model. Page-written names in it are
+ * untrusted text, bounded where they are received.
+ */
+export const ACTION_KINDS = ['clicked', 'clicked_unsent', 'hovered', 'typed', 'selected', 'checked', 'unchecked', 'pressed', 'enter_submitted', 'submitted', 'unsent', 'scrolled_to', 'scrolled'] as const;
+export const ActionReportSchema = z.object({
+  kind: z.enum(ACTION_KINDS),
+  /** The element acted on: its role (or tag) as a plain word, and the name a user sees. */
+  element: z.optional(z.object({ role: z.string().check(z.maxLength(40)), name: z.optional(z.string().check(z.maxLength(200))) })),
+  /** The option chosen, the key pressed, or the direction scrolled. */
+  detail: z.optional(z.string().check(z.maxLength(200))),
+});
+export type ActionReport = z.infer<typeof ActionReportSchema>;
+
 /** Which snapshot, document and origin an inspection was made in; an action must match all three. */
 export const ElementRefSchema = z.object({ snapshot: z.string(), doc: z.string(), origin: z.string() });
 export type ElementRef = z.infer<typeof ElementRefSchema>;

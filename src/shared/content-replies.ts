@@ -4,7 +4,7 @@
  * agent never parses replies, and its bundle is injected into pages. zod/mini, like the requests.
  */
 import * as z from 'zod/mini';
-import { ElementRefSchema, TargetInfoSchema, type ContentError, type ContentReply, type ContentRequestType } from './content-protocol';
+import { ActionReportSchema, ElementRefSchema, TargetInfoSchema, type ContentError, type ContentReply, type ContentRequestType } from './content-protocol';
 import { PageSnapshotSchema } from './page-snapshot';
 
 export const PingReplySchema = z.object({
@@ -16,7 +16,7 @@ export const PingReplySchema = z.object({
 });
 export const InspectReplySchema = z.object({ ref: ElementRefSchema, target: z.optional(TargetInfoSchema) });
 export const ReadReplySchema = z.object({ snapshot: PageSnapshotSchema, rendered: z.string(), mutations: z.number() });
-export const ActReplySchema = z.object({ message: z.string(), url: z.string() });
+export const ActReplySchema = z.object({ message: z.string(), url: z.string(), report: z.optional(ActionReportSchema) });
 export const WaitReplySchema = z.object({ message: z.string() });
 
 /** What each request is answered with: the caller's type follows from the request. */

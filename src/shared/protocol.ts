@@ -39,6 +39,8 @@ export const PermissionRequestSchema = z.object({
    * it belongs to), the tab (title and site) or the destination. Shown in the question.
    */
   target: z.string().optional(),
+  /** The same target as catalogue keys (an element's role, the form, a tab), shown in the user's language. */
+  targetText: LocalizedSchema.optional(),
   /** Why the engine asks: its rule, or what it escalated (English). */
   why: z.string().optional(),
   /** The same reasons as catalogue keys, shown in the user's language, one after the other. */

@@ -1,6 +1,6 @@
 import type { Browser } from 'webextension-polyfill';
 import type { ErrorText } from '../shared/conversation';
-import type { Localized, MessageKey } from '../shared/i18n';
+import { wordsOf, type Localized, type MessageKey } from '../shared/i18n';
 
 /** Firefox's own extension API (extension pages always have it; component tests provide one). */
 declare const browser: Browser | undefined;
@@ -16,7 +16,7 @@ export function t(key: MessageKey, substitutions?: string | string[]): string {
 
 /** A message the background sent as keys, in the user's language (several parts joined by `joiner`). */
 export function shown(text: Localized | Localized[], joiner = ' '): string {
-  return [text].flat().map((part) => t(part.key, part.args)).join(joiner);
+  return [text].flat().map((part) => wordsOf(part, (key, substitutions) => t(key as MessageKey, substitutions))).join(joiner);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { PAGE_AGENT_VERSION, type ContentReplyMap, type ContentRequest, type ContentRequestType, type ElementRef, type PageAction, type TargetInfo } from '../../shared/content-protocol';
 import { ContentReplySchema, ContentReplySchemas, PingReplySchema } from '../../shared/content-replies';
-import { restrictionOf } from './restricted';
+import { say, type Localized } from '../../shared/i18n';
+import { restrictionOf, restrictionSaid } from './restricted';
 
 /** The few tab APIs the page layer needs; `browser.tabs` provides them. */
 export interface TabsApi {
@@ -13,6 +14,8 @@ export class PageError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The same for the user, where the code alone does not say it (a restricted page's reason). */
+    readonly text?: Localized,
   ) {
     super(message);
   }
@@ -201,7 +204,7 @@ export class TabAgent {
       throw new PageError('tab_closed', 'That tab has been closed.');
     });
     const restriction = restrictionOf(tab.url);
-    if (restriction) throw new PageError('restricted_page', restriction);
+    if (restriction) throw new PageError('restricted_page', restriction, restrictionSaid(tab.url));
     const alive = await this.tabs.sendMessage(tabId, { type: 'page/ping' }, { frameId: 0 }).catch(() => undefined);
     const envelope = ContentReplySchema.safeParse(alive);
     if (envelope.success && 'value' in envelope.data) {
@@ -211,7 +214,7 @@ export class TabAgent {
     try {
       await this.tabs.executeScript(tabId, { file: this.agentFile, runAt: 'document_idle', frameId: 0 });
     } catch (error) {
-      throw new PageError('restricted_page', `FoxAgent cannot act on this page: ${error instanceof Error ? error.message : String(error)}`);
+      throw new PageError('restricted_page', `FoxAgent cannot act on this page: ${error instanceof Error ? error.message : String(error)}`, say('pageProblemCannotAct'));
     }
     // The new agent's document token arrives with its first reply.
     return {};

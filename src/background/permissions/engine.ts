@@ -2,7 +2,7 @@ import { say, type Localized } from '../../shared/i18n';
 import type { Risk } from '../../shared/permissions';
 import { english } from '../english';
 import { DEFAULT_POLICY, type Policy, type PolicyStore } from './policies';
-import { describeTarget, destructiveWord, pageSteered } from './target-checks';
+import { destructiveWord, pageSteered, targetText } from './target-checks';
 import { tierOf, type TargetInfo } from './tiers';
 
 export interface CallFacts {
@@ -114,7 +114,7 @@ const LOOKING_ONLY = new Set(['scroll', 'hover']);
 function targetConcern(facts: CallFacts): Localized[] {
   const target = facts.target;
   if (!target || LOOKING_ONLY.has(facts.tool)) return [];
-  const element = describeTarget(target);
+  const element = targetText(target);
   const reasons: Localized[] = [];
   if (pageSteered(target, facts.pageText, facts.userText)) reasons.push(say('whySteered', element));
   const word = destructiveWord(target);

@@ -13,7 +13,7 @@ import { say, type Localized } from '../../shared/i18n';
 import { english } from '../english';
 import { restrictionSaid } from '../page/restricted';
 import { redactArgs } from './redact';
-import { clip, describeTarget } from './target-checks';
+import { clip, targetText } from './target-checks';
 import type { TargetInfo } from './tiers';
 
 export interface PolicyGateDeps {
@@ -53,11 +53,17 @@ const UNREADABLE = 'an address FoxAgent cannot read';
 /** Where a call goes, or why it cannot run at all, worked out before any rule is consulted. */
 interface Place {
   destinationOrigin?: string;
-  /** What the call acts on, in words, when it is a tab or an address. */
-  target?: string;
+  /** What the call acts on when it is a tab or an address: an address as it is, a tab in words. */
+  target?: string | Localized;
   otherWindow?: boolean;
   /** Why the call cannot run at all, for the user (its English goes to the model and the log). */
   refusal?: Localized;
+}
+
+/** The question's target: English for the log and older readers, and the same as keys where it has words of its own. */
+function targetFields(target: string | Localized | undefined): { target?: string; targetText?: Localized } {
+  if (target === undefined) return {};
+  return typeof target === 'string' ? { target } : { target: english(target), targetText: target };
 }
 
 export class PolicyGate implements PermissionGate {
@@ -116,7 +122,7 @@ export class PolicyGate implements PermissionGate {
         risk: evaluation.tier,
         args: shown,
         origin: facts.origin,
-        target: place.target ?? (facts.target ? describeTarget(facts.target) : undefined),
+        ...targetFields(place.target ?? (facts.target && targetText(facts.target))),
         reason: typeof gateCall.args.reason === 'string' ? gateCall.args.reason : undefined,
         why: evaluation.why,
         ...(evaluation.whyText && { whyText: evaluation.whyText }),
@@ -220,7 +226,7 @@ export class PolicyGate implements PermissionGate {
       const destinationOrigin = originOfUrl(tab.url) ?? UNREADABLE;
       return {
         destinationOrigin,
-        target: `tab “${clip(tab.title ?? '', 80) || '(untitled)'}” on ${destinationOrigin}`,
+        target: say('targetTab', clip(tab.title ?? '', 80) || say('targetUntitled'), destinationOrigin),
         otherWindow: here?.windowId !== undefined && tab.windowId !== here.windowId,
       };
     }

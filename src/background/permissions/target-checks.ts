@@ -12,7 +12,10 @@
  * and the user's own words do not contain that name. The element list's own lines
  * (`[12] button "Claim prize"` at the start of a line) are not references.
  */
+import { say, type Localized } from '../../shared/i18n';
+import { elementKind } from '../element-words';
 import { INVISIBLE_CHARS } from '../../shared/invisible';
+import { english } from '../english';
 import type { TargetInfo } from './tiers';
 
 /**
@@ -31,16 +34,26 @@ export const clip = (s: string, n = 60) => {
   return plain.length > n ? `${plain.slice(0, n - 1)}…` : plain;
 };
 
-/** `button “Delete account” in form “Close your account”`: what the user is asked about. */
-export function describeTarget(target: TargetInfo): string {
+/**
+ * `button “Delete account” in form “Close your account”`: the element a question is about, as a
+ * message the sidebar words in the user's language. The names in it are the page's, clipped.
+ */
+export function targetText(target: TargetInfo): Localized {
   // The role attribute is page-written too: only a plain word of it is shown.
   const what = (target.role && target.role !== 'generic' ? target.role : target.tag).replace(/[^a-z-]/gi, '').slice(0, 20) || 'element';
-  const name = target.name ? `${what} “${clip(target.name)}”` : `${what} (no name)`;
+  const role = elementKind(what);
+  const element = target.name ? say('targetNamed', role, clip(target.name)) : say('targetUnnamed', role);
   const via = target.formVia ?? (target.formName ? 'ancestor' : undefined);
-  if (!via) return name;
-  const form = target.formName ? `form “${clip(target.formName)}”` : 'a form';
-  if (via === 'script') return `${name} (may send ${form})`;
-  return `${name} ${via === 'attribute' ? 'for' : 'in'} ${form}`;
+  if (!via) return element;
+  const form = target.formName ? clip(target.formName) : undefined;
+  if (via === 'script') return form ? say('targetMaySendForm', element, form) : say('targetMaySendAForm', element);
+  if (via === 'attribute') return form ? say('targetForForm', element, form) : say('targetForAForm', element);
+  return form ? say('targetInForm', element, form) : say('targetInAForm', element);
+}
+
+/** The same in English, for the audit log and the model. */
+export function describeTarget(target: TargetInfo): string {
+  return english(targetText(target));
 }
 
 const DESTRUCTIVE: RegExp[] = [

@@ -3,6 +3,7 @@ import type { PageAction } from '../../shared/content-protocol';
 import { say } from '../../shared/i18n';
 import type { PageReader } from '../page/page-reader';
 import { PageError, type TabAgent } from '../page/tab-agent';
+import { actionSaid, problemSaid } from './action-words';
 import { defineTool, previewOf, type ToolContext, type ToolReply } from './registry';
 import { elementId, looseBoolean } from './schemas';
 
@@ -19,7 +20,11 @@ const reason = z.string().optional().describe('Why you are doing this, in a few 
 
 /** A page problem is a result the model can act on, not a crash of the task. */
 export function pageFailure(error: unknown): ToolReply {
-  if (error instanceof PageError) return { ok: false, content: `${error.message}${['not_found', 'detached', 'stale', 'changed'].includes(error.code) ? ' Call read_page to get fresh ids.' : ''}`, preview: error.message };
+  if (error instanceof PageError) {
+    const words = error.text ?? problemSaid(error.code);
+    const content = `${error.message}${['not_found', 'detached', 'stale', 'changed'].includes(error.code) ? ' Call read_page to get fresh ids.' : ''}`;
+    return { ok: false, content, preview: error.message, ...(words ? { previewText: words } : {}) };
+  }
   return { ok: false, content: `The action failed: ${error instanceof Error ? error.message : String(error)}` };
 }
 
@@ -41,11 +46,12 @@ export function createPageTools(deps: PageToolDeps) {
     try {
       const tabId = tabOf(ctx);
       const done = await deps.agent.act(tabId, args, action);
-      if (!lookAgain) return { ok: true, content: done.message, preview: done.message };
+      const shown = { preview: done.message, ...(done.report ? { previewText: actionSaid(done.report) } : {}) };
+      if (!lookAgain) return { ok: true, content: done.message, ...shown };
       await sleep(settle);
       const after = await deps.reader.read(tabId, { maxTokens: 1200 }, ctx.conversationId).catch(() => undefined);
       const view = after ? `\n\nThe page now (${after.snapshot.url}):\n${after.rendered}` : '';
-      return { ok: true, content: `${done.message}${view}`, preview: done.message };
+      return { ok: true, content: `${done.message}${view}`, ...shown };
     } catch (error) {
       return pageFailure(error);
     }

@@ -111,7 +111,7 @@ function Question({ request, queued, failure, onAnswer }: { request: PermissionR
           {request.target && (
             <>
               <dt className="text-muted">{t('permissionTarget')}</dt>
-              <dd data-testid="permission-target" className="break-words font-medium">{request.target}</dd>
+              <dd data-testid="permission-target" className="break-words font-medium">{request.targetText ? shown(request.targetText) : request.target}</dd>
             </>
           )}
           <dt className="text-muted">{t('permissionSite')}</dt>

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fromStatus, LlmError, streamCut, unreachable, type ErrorContext } from '../../../src/background/llm/errors';
 import { INTERRUPTED } from '../../../src/background/interrupted';
 import type { UserError } from '../../../src/shared/conversation';
-import { formatMessage, type Catalogue, type Localized } from '../../../src/shared/i18n';
+import { formatMessage, wordedIn, type Catalogue, type Localized } from '../../../src/shared/i18n';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const catalogue = (locale: string) => JSON.parse(readFileSync(path.join(ROOT, '_locales', locale, 'messages.json'), 'utf8')) as Catalogue;
@@ -39,17 +39,17 @@ test.each(errors)('%s: carries keys every locale holds, and its English words ar
   for (const { key } of keys) {
     expect({ key, en: key in en, de: key in de }).toEqual({ key, en: true, de: true });
   }
-  expect(shown.message).toBe(formatMessage(en, shown.text!.message.key, shown.text!.message.args));
-  if (shown.text!.hint) expect(shown.hint).toBe(parts(shown.text!.hint).map((p) => formatMessage(en, p.key, p.args)).join(' '));
-  const german = formatMessage(de, shown.text!.message.key, shown.text!.message.args);
+  expect(shown.message).toBe(wordedIn(en, shown.text!.message));
+  if (shown.text!.hint) expect(shown.hint).toBe(parts(shown.text!.hint).map((p) => wordedIn(en, p)).join(' '));
+  const german = wordedIn(de, shown.text!.message);
   expect(german).not.toBe(shown.message);
   expect(german).not.toMatch(/\$[A-Z_]+\$|\$\d/);
 });
 
 test('the server’s own words and the model name reach the German text unchanged', () => {
   const { text } = fromStatus(404, 'model "llama3" not found, try pulling it first', ollama).toUserError();
-  expect(formatMessage(de, text!.message.key, text!.message.args)).toBe('Das Modell „llama3“ wurde auf dem Server nicht gefunden. Der Server meldete: „model "llama3" not found, try pulling it first“');
-  expect(parts(text!.hint).map((p) => formatMessage(de, p.key, p.args))).toEqual(['Lade es mit `ollama pull llama3` herunter oder wähle ein anderes Modell.']);
+  expect(wordedIn(de, text!.message)).toBe('Das Modell „llama3“ wurde auf dem Server nicht gefunden. Der Server meldete: „model "llama3" not found, try pulling it first“');
+  expect(parts(text!.hint).map((p) => wordedIn(de, p))).toEqual(['Lade es mit `ollama pull llama3` herunter oder wähle ein anderes Modell.']);
 });
 
 test('a restart’s error is a key too, worded in English as before', () => {
