@@ -4,7 +4,7 @@ import { say } from '../../../shared/i18n';
 import type { ProviderKind } from '../../../shared/settings';
 import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
 import { Deadline } from '../deadline';
-import { fromStatus, isAbortError, isErrorNamed, isNetworkError, LlmError, parseRetryAfter, streamCut, unreachable, type ErrorContext } from '../errors';
+import { fromStatus, isAbortError, isErrorNamed, isNetworkError, label, LlmError, parseRetryAfter, streamCut, unreachable, type ErrorContext } from '../errors';
 import { callId } from '../call-id';
 import { hoistToolImages } from '../images';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolCall, ToolSpec } from '../types';
@@ -195,7 +195,7 @@ function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
 }
 
 function timeoutError(ctx: ErrorContext): LlmError {
-  return new LlmError('timeout', ctx.kind === 'openai-compatible' ? say('errorServerTimeout') : say('errorProviderTimeout', ctx.kind), {
+  return new LlmError('timeout', ctx.kind === 'openai-compatible' ? say('errorServerTimeout') : say('errorProviderTimeout', label(ctx.kind)), {
     hint: say('hintServerTimeout'),
   });
 }
