@@ -8,6 +8,8 @@ export interface ScriptedToolCall {
 
 export type Fault =
   | 'tools_unsupported'
+  /** The server refuses a reply schema (Ollama `format`, OpenAI `response_format` json_schema), as one that cannot constrain decoding. */
+  | 'schema_unsupported'
   | 'unauthorized'
   | 'forbidden'
   | 'unknown_model'
@@ -51,6 +53,8 @@ export type ReplyScript = ScriptedReply | ((request: RecordedRequest) => Scripte
 export interface ModelSpec {
   name: string;
   tools?: boolean;
+  /** false: the server refuses reply schemas for this model (the `schema_unsupported` fault). */
+  schema?: boolean;
   /** Said by Ollama's /api/show, and by /v1/models as OpenRouter does (input_modalities), when set. */
   vision?: boolean;
   contextLength?: number;
