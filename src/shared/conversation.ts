@@ -81,7 +81,7 @@ export const AssistantMessageSchema = z.object({
   error: UserErrorSchema.optional(),
   toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
   /** Set when the model used the text tool-call protocol for this turn. */
-  toolMode: z.enum(['native', 'xml']).optional(),
+  toolMode: z.enum(['native', 'constrained', 'xml']).optional(),
   /** Set when the page the answer read did not fit whole. */
   page: PageCoverageSchema.optional(),
   /**
