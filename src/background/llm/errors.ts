@@ -139,7 +139,7 @@ export function fromStatus(status: number, serverMessage: string, ctx: ErrorCont
 /** A 400 (or 422) whose words name the reply format: the server cannot constrain replies to a schema. */
 export function isSchemaRejection(status: number, message: string): boolean {
   if (status !== 400 && status !== 422) return false;
-  return /response_format|json_schema|structured output|grammar|\bformat\b[^.]{0,40}(schema|not supported|invalid)/i.test(message);
+  return /response_format|json[ _-]?schema|structured output|grammar|\bformat\b[^.]{0,40}(schema|json|not supported|unsupported|invalid)|invalid[^.]{0,20}\bformat\b/i.test(message);
 }
 
 export function isToolsRejection(status: number, message: string): boolean {

@@ -154,7 +154,8 @@ export class LlmRouter {
       } else if (event.type === 'done') {
         const rest = filter.flush();
         if (rest) yield { type: 'text', delta: rest };
-        if (step) yield* step.finish(content);
+        // A server that answered with native calls anyway has said what it wants done.
+        if (step) yield* nativeCalls ? [] : step.finish(content, event.finishReason);
         // Models sometimes write their calls as text even when offered native tools: read those only
         // when the native channel carried none.
         else if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };

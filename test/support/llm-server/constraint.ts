@@ -17,7 +17,8 @@ export function replySchemaOf(request: RecordedRequest): Record<string, unknown>
 /** Why a constraining server could not have produced this reply to this request; undefined when it could. */
 export function schemaViolation(request: RecordedRequest, reply: ScriptedReply): string | undefined {
   const schema = replySchemaOf(request);
-  if (!schema || reply.fault || reply.ignoreSchema) return undefined;
+  // A reply cut at the output limit is the start of a conforming one, not one: not checked.
+  if (!schema || reply.fault || reply.ignoreSchema || reply.finishReason === 'length') return undefined;
   if (reply.toolCalls?.length) return 'a reply constrained to a JSON schema carries no native tool calls';
   const checked = checkAgainstSchema(schema, reply.text ?? '');
   return checked.ok ? undefined : checked.problem;

@@ -30,6 +30,8 @@ export interface ScriptedReply {
   /** Delay between chunks. */
   chunkDelayMs?: number;
   fault?: Fault;
+  /** The stop reason the server gives (default `stop`, or `tool_calls` with calls); `length`: cut at the output limit. */
+  finishReason?: string;
   /** Sent even when it does not match the request's reply schema: a server that takes the schema but does not constrain to it. */
   ignoreSchema?: boolean;
   /** With `rate_limited`: the Retry-After header, in seconds. */

@@ -79,6 +79,14 @@ describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) 
     expect(server.schemaViolations[0]!.problem).toMatch(/tool|arguments|answer|Invalid/);
   });
 
+  test('configured constrained mode: a server that refuses reply schemas says so, in its own words', async () => {
+    await expect(collect(routerFor(server.url, api).chat(request('plain'), 'constrained', signal()))).rejects.toMatchObject({
+      code: 'schema_unsupported',
+      message: expect.stringMatching(api === 'ollama' ? /refused to constrain the replies of plain.*not supported/ : /refused to constrain the replies of plain.*response_format/),
+    });
+    expect(server.chatRequests()).toHaveLength(1);
+  });
+
   test('configured constrained mode: a server that ignores the schema gives a clear error, not a guess', async () => {
     server.script({ text: 'Sure! I will fill it in.\n<fill id="4" text="ada@example.com" />', ignoreSchema: true });
     await expect(collect(routerFor(server.url, api).chat(request('qwen2.5:3b'), 'constrained', signal()))).rejects.toMatchObject({
@@ -86,6 +94,17 @@ describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) 
       message: expect.stringContaining('did not keep to the reply format'),
     });
   });
+});
+
+test('auto: a step cut at the output limit is an error of its own, and the mode is kept', async () => {
+  const storage = new MemoryStorage();
+  server.script({ text: '{"tool": "fill", "arguments": {"id": 4, "text": "ada@exa', finishReason: 'length' });
+  await expect(collect(routerFor(server.url, 'ollama', storage).chat(request('gemma3:1b'), 'auto', signal()))).rejects.toMatchObject({
+    code: 'bad_response',
+    message: expect.stringContaining('output limit'),
+  });
+  expect(server.chatRequests()).toHaveLength(1);
+  expect(await new ModeCache(storage).modeOf('ollama|gemma3:1b')).toBeUndefined();
 });
 
 test('auto on Ollama: a model whose /api/show lists no tools goes straight to constrained mode', async () => {

@@ -49,10 +49,12 @@ export class StepReply {
   /**
    * The step the whole reply holds. A reply that is not a step object means the server did not
    * constrain its output: that is an error here (the router's `auto` falls back to text tool
-   * calls), never a guess at what the text might mean.
+   * calls), never a guess at what the text might mean. A reply the server cut at its token limit
+   * is incomplete, not unconstrained: its own error, so `auto` does not give up on the mode.
    */
-  *finish(reply: string): Generator<ChatEvent> {
+  *finish(reply: string, finishReason: string): Generator<ChatEvent> {
     const step = readStep(reply);
+    if (step.kind === 'invalid' && finishReason === 'length') throw new LlmError('bad_response', say('errorStepCut'), { hint: say('hintStepCut') });
     if (step.kind === 'invalid') throw schemaIgnored(step.problem);
     if (step.kind === 'answer') {
       // The streamed text is the answer; should the two differ, the whole answer replaces it.
