@@ -18,11 +18,11 @@ const status = (page: Page) => page.$eval('#status', (el) => el.textContent);
 
 const cases = [
   // Auto on Ollama: /api/show lists no tools for the model, so constrained mode is chosen up front.
-  { api: 'ollama', provider: { kind: 'ollama', baseUrl: '', toolCallMode: 'auto' }, schemaOf: (r: RecordedRequest) => r.body.format },
-  { api: 'openai', provider: { kind: 'openai-compatible', baseUrl: '/v1', toolCallMode: 'constrained' }, schemaOf: (r: RecordedRequest) => r.body.response_format?.json_schema?.schema },
+  { api: 'ollama', provider: { kind: 'ollama', baseUrl: '', toolCallMode: 'auto' }, schemaOf: (r: RecordedRequest) => r.body.format, why: ['The server lists no native tool calls for this model.'] },
+  { api: 'openai', provider: { kind: 'openai-compatible', baseUrl: '/v1', toolCallMode: 'constrained' }, schemaOf: (r: RecordedRequest) => r.body.response_format?.json_schema?.schema, why: [] },
 ] as const;
 
-test.each(cases)('over the $api wire protocol: sign in through JSON steps; the answer is shown, no JSON is', async ({ provider, schemaOf }) => {
+test.each(cases)('over the $api wire protocol: sign in through JSON steps; the answer is shown, no JSON is', async ({ provider, schemaOf, why }) => {
   await configure(h.sidebar.page, { ...provider, baseUrl: `${h.llm.url}${provider.baseUrl}`, model: 'gemma3:1b' });
   const page = await h.openPage('/login.html');
   h.llm.script(
@@ -43,6 +43,8 @@ test.each(cases)('over the $api wire protocol: sign in through JSON steps; the a
   expect(answers.join('\n')).toContain('You are signed in as ada@example.com.');
   expect(answers.join('\n')).not.toMatch(/"tool"|"answer"|"arguments"/);
   expect(await h.sidebar.page.$eval('body', (el) => (el as HTMLElement).innerText)).toContain('This model answers in schema-constrained JSON.');
+  // Why this mode, when the user did not choose it: said under the turn's messages.
+  expect(await h.sidebar.page.$$eval('[data-testid="tool-mode-why"]', (els) => [...new Set(els.map((e) => e.textContent))])).toEqual(why);
 
   // Every request carried the reply schema and no tools; no scripted reply was refused.
   const requests = h.llm.chatRequests();

@@ -4,6 +4,7 @@
  * tools rejected, or a model the server says has none; the reply format rejected, or ignored),
  * and the lesson is remembered per model.
  */
+import type { ToolModeReason } from '../../../shared/conversation';
 import type { ToolCallMode } from '../../../shared/settings';
 import type { LearntMode } from '../capabilities';
 import type { ModelCapabilities } from '../capabilities';
@@ -11,15 +12,12 @@ import { LlmError } from '../errors';
 
 export type ReplyMode = 'native' | 'constrained' | 'xml';
 
-export type ModeReason =
-  | 'configured'
-  | 'remembered'
-  /** The server lists the model's capabilities, and tools are not among them. */
-  | 'model_has_no_tools'
-  /** The server refused the request's tools, or its reply format. */
-  | 'rejected'
-  /** The server took the reply format but did not keep to it. */
-  | 'schema_ignored';
+/**
+ * `model_has_no_tools`: the server lists the model's capabilities, and tools are not among them;
+ * `rejected`: the server refused the request's tools, or its reply format; `schema_ignored`: the
+ * server took the reply format but did not keep to it.
+ */
+export type ModeReason = ToolModeReason;
 
 export interface ModeChoice {
   mode: ReplyMode;
