@@ -41,6 +41,12 @@ describe('the step schema', () => {
     expect(valid(value)).toBe(false);
   });
 
+  test('keeps real bounds but not the safe-integer ones zod writes on every integer', () => {
+    const tool: ToolSpec = { name: 'go', description: '', parameters: { type: 'object', properties: { id: { type: 'integer', exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER }, n: { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: 9 } } } };
+    const [branch] = stepSchema([tool]).anyOf as { properties: { arguments: { properties: unknown } } }[];
+    expect(branch!.properties.arguments.properties).toEqual({ id: { type: 'integer', exclusiveMinimum: 0 }, n: { type: 'integer', maximum: 9 } });
+  });
+
   test('is never sent as strict: its root is an anyOf, which strict mode refuses', () => {
     expect(isStrictCompatible(schema)).toBe(false);
     const strictOk = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };

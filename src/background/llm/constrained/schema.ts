@@ -19,7 +19,23 @@ export type JsonSchema = Record<string, unknown>;
 function argumentsSchema(parameters: JsonSchema): JsonSchema {
   const declared = parameters.properties !== undefined || parameters.type === 'object';
   const closed = declared && parameters.additionalProperties === undefined ? { additionalProperties: false } : {};
-  return { type: 'object', ...parameters, ...closed };
+  return withoutSafeIntegerBounds({ type: 'object', ...parameters, ...closed }) as JsonSchema;
+}
+
+/**
+ * The schema without the bounds zod writes on every integer (±2^53−1): they constrain nothing a
+ * JSON number does not, and servers that compile the schema to a grammar build digit-range rules
+ * for them.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    const needless = (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER);
+    if (!needless) out[key] = key === 'const' || key === 'enum' || key === 'default' ? value : withoutSafeIntegerBounds(value);
+  }
+  return out;
 }
 
 export function stepSchema(tools: readonly ToolSpec[]): JsonSchema {
