@@ -108,7 +108,7 @@ export class LlmRouter {
   private async *stream(request: ChatRequest, mode: ReplyMode, caps: ModelCapabilities, signal: AbortSignal): AsyncGenerator<RouterEvent> {
     const tools = request.tools ?? [];
     const toolNames = tools.map((t) => t.name);
-    const forMode = mode === 'constrained' ? constrainedRequest(request) : mode === 'xml' ? { ...request, tools: undefined, messages: toTextToolMessages(request.messages, formatToolCatalogue(tools.map(asCatalogueEntry))) } : request;
+    const forMode = requestFor(mode, request);
     // A model that does not take images never gets their bytes, only a note saying they were left out.
     const wire: ChatRequest = { ...forMode, messages: prepareImages(forMode.messages, caps.vision === true) };
     const contextTokens = contextWindowFor(estimateRequestTokens(wire.messages, wire.tools), caps.contextLength);
@@ -164,6 +164,18 @@ export class LlmRouter {
         yield event;
       }
     }
+  }
+}
+
+/** The request as the mode sends it: tools natively, or the catalogue and history rewritten for the mode. */
+function requestFor(mode: ReplyMode, request: ChatRequest): ChatRequest {
+  switch (mode) {
+    case 'native':
+      return request;
+    case 'constrained':
+      return constrainedRequest(request);
+    case 'xml':
+      return { ...request, tools: undefined, messages: toTextToolMessages(request.messages, formatToolCatalogue((request.tools ?? []).map(asCatalogueEntry))) };
   }
 }
 
