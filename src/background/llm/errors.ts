@@ -136,10 +136,14 @@ export function fromStatus(status: number, serverMessage: string, ctx: ErrorCont
 }
 
 /** Servers word "this model cannot use tools" in many ways; these are the ones seen in the wild. */
-/** A 400 (or 422) whose words name the reply format: the server cannot constrain replies to a schema. */
+/**
+ * A 400 (or 422) whose words name the reply format: the server cannot constrain replies to a
+ * schema. Ollama before 0.5 took `format` only as a string, and refuses an object while decoding
+ * the request.
+ */
 export function isSchemaRejection(status: number, message: string): boolean {
   if (status !== 400 && status !== 422) return false;
-  return /response_format|json[ _-]?schema|structured output|grammar|\bformat\b[^.]{0,40}(schema|json|not supported|unsupported|invalid)|invalid[^.]{0,20}\bformat\b/i.test(message);
+  return /response_format|json[ _-]?schema|structured output|grammar|\bformat\b[^.]{0,40}(schema|json|not supported|unsupported|invalid)|invalid[^.]{0,20}\bformat\b|unmarshal[^\n]{0,60}\.format\b/i.test(message);
 }
 
 export function isToolsRejection(status: number, message: string): boolean {

@@ -8,6 +8,7 @@ test.each([
   [422, 'json_schema: field required'],
   [400, 'invalid format: a JSON schema for structured outputs is not supported'],
   [400, 'Failed to parse grammar'],
+  [400, 'json: cannot unmarshal object into Go struct field ChatRequest.format of type string'],
 ])('%i "%s" is a rejection of the reply schema', (status, message) => {
   expect(isSchemaRejection(status, message)).toBe(true);
 });
