@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { runAgentLoop } from '../src/background/agent/loop';
 import type { PermissionGate } from '../src/background/permissions/gate';
-import { TextModeCache } from '../src/background/llm/capabilities';
+import { ModeCache } from '../src/background/llm/capabilities';
 import { LlmRouter } from '../src/background/llm/router';
 import type { ChatEvent, LlmProvider } from '../src/background/llm/types';
 import { defineTool, ToolRegistry } from '../src/background/tools/registry';
@@ -41,7 +41,7 @@ const fill = defineTool({
 const tools = new ToolRegistry([fill]);
 const gate: PermissionGate = { decide: async () => ({ allowed: true, by: 'policy' }) };
 const storage = { data: {} as Record<string, unknown>, async get(k: string) { return { [k]: this.data[k] }; }, async set(items: Record<string, unknown>) { Object.assign(this.data, items); }, async remove(k: string) { delete this.data[k]; } };
-const router = new LlmRouter({ provider, textModeCache: new TextModeCache(storage), cacheKey: (m) => m });
+const router = new LlmRouter({ provider, modeCache: new ModeCache(storage), cacheKey: (m) => m });
 
 async function loopSteps(): Promise<number[]> {
   const samples: number[] = [];

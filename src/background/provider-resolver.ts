@@ -3,7 +3,7 @@ import { keyBoundTo, sameBaseUrl, type Settings } from '../shared/settings';
 import { loadSettings } from '../shared/settings-store';
 import { storeOf, type StoreOrArea } from '../shared/store';
 import type { Session } from './chat-service';
-import { TextModeCache } from './llm/capabilities';
+import { ModeCache } from './llm/capabilities';
 import { LlmError } from './llm/errors';
 import { createProvider } from './llm/providers';
 import { LlmRouter } from './llm/router';
@@ -16,7 +16,7 @@ import type { LlmProvider } from './llm/types';
  */
 export function createSessionFactory(storage: StoreOrArea) {
   const store = storeOf(storage);
-  const textModeCache = new TextModeCache(store);
+  const modeCache = new ModeCache(store);
   let cached: { key: string; provider: LlmProvider; router: LlmRouter } | undefined;
 
   const build = (settings: Settings) => {
@@ -26,8 +26,8 @@ export function createSessionFactory(storage: StoreOrArea) {
       const provider = createProvider(settings.provider, settings.requestTimeoutMs);
       const router = new LlmRouter({
         provider,
-        textModeCache,
-        cacheKey: (model) => TextModeCache.keyOf(settings.provider.kind, settings.provider.baseUrl, model),
+        modeCache,
+        cacheKey: (model) => ModeCache.keyOf(settings.provider.kind, settings.provider.baseUrl, model),
         contextOverride: (model) => settings.modelContext[model],
       });
       cached = { key, provider, router };

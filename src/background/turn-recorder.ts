@@ -65,7 +65,7 @@ export class TurnRecorder {
         return this.publish();
       case 'tool_mode':
         this.status.toolMode = event.mode;
-        if (this.current) this.current.toolMode = event.mode;
+        if (this.current) Object.assign(this.current, { toolMode: event.mode, toolModeReason: event.reason });
         this.emitStatus();
         return;
       case 'retrying':

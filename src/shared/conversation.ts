@@ -72,6 +72,10 @@ export const PageCoverageSchema = z.object({
 });
 export type PageCoverage = z.infer<typeof PageCoverageSchema>;
 
+/** Why a turn used the tool-call mode it did (see the router's mode ladder). */
+export const ToolModeReasonSchema = z.enum(['configured', 'remembered', 'model_has_no_tools', 'rejected', 'schema_ignored']);
+export type ToolModeReason = z.infer<typeof ToolModeReasonSchema>;
+
 export const AssistantMessageSchema = z.object({
   ...base,
   role: z.literal('assistant'),
@@ -80,8 +84,10 @@ export const AssistantMessageSchema = z.object({
   model: z.string().optional(),
   error: UserErrorSchema.optional(),
   toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
-  /** Set when the model used the text tool-call protocol for this turn. */
-  toolMode: z.enum(['native', 'xml']).optional(),
+  /** Set when the model called tools otherwise than natively this turn (text protocol, or JSON steps constrained by a schema). */
+  toolMode: z.enum(['native', 'constrained', 'xml']).optional(),
+  /** Why that mode: shown under the message. */
+  toolModeReason: ToolModeReasonSchema.optional(),
   /** Set when the page the answer read did not fit whole. */
   page: PageCoverageSchema.optional(),
   /**

@@ -21,7 +21,7 @@ export const AgentStatusSchema = z.object({
   running: z.boolean(),
   step: z.number().int(),
   stepLimit: z.number().int(),
-  toolMode: z.enum(['native', 'xml']).optional(),
+  toolMode: z.enum(['native', 'constrained', 'xml']).optional(),
   lastAction: z.string().optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const ProviderKindSchema = z.enum(['ollama', 'openai', 'openrouter', 'openai-compatible']);
 export type ProviderKind = z.infer<typeof ProviderKindSchema>;
 
-export const ToolCallModeSchema = z.enum(['auto', 'native', 'xml']);
+export const ToolCallModeSchema = z.enum(['auto', 'native', 'constrained', 'xml']);
 export type ToolCallMode = z.infer<typeof ToolCallModeSchema>;
 
 /** Where each provider lives when the user has not said otherwise. */

@@ -1,7 +1,7 @@
 /**
  * The LLM layer's hard cases in real Firefox, through the real `openai` and `ollama` clients and
- * the scripted server: a model that rejects tools finishes the task through text tool calls on
- * the same turn, and each provider fault gives its own actionable message while the
+ * the scripted server: a model whose server rejects tools and reply schemas finishes the task
+ * through text tool calls on the same turn, and each provider fault gives its own actionable message while the
  * conversation and the user's text survive.
  */
 import { waitFor } from '../support/firefox';
@@ -10,11 +10,11 @@ import { elementId } from '../support/page-model';
 import { configure } from '../support/sidebar-driver';
 
 const h = agentHarness({
-  models: [{ name: 'llama3.2:3b', tools: true, contextLength: 8192 }, { name: 'qwen2.5:7b', tools: true }, { name: 'phi3:mini', tools: false, contextLength: 4096 }],
+  models: [{ name: 'llama3.2:3b', tools: true, contextLength: 8192 }, { name: 'qwen2.5:7b', tools: true }, { name: 'phi3:mini', tools: false, schema: false, contextLength: 4096 }],
 });
 const openPage = h.openPage;
 
-test('auto mode: a model that rejects tools does the task through text tool calls on the same turn, without an error', async () => {
+test('auto mode: a server that rejects tools and reply schemas does the task through text tool calls on the same turn, without an error', async () => {
   await configure(h.sidebar.page, { kind: 'openai-compatible', baseUrl: `${h.llm.url}/v1`, model: 'phi3:mini', toolCallMode: 'auto' });
   const page = await openPage('/login.html');
   h.llm.script(
@@ -33,10 +33,13 @@ test('auto mode: a model that rejects tools does the task through text tool call
 
   expect(await page.$eval('#status', (el) => el.textContent)).toBe('Signed in as ada@example.com');
   const requests = h.llm.chatRequests();
-  // First the native attempt, refused; then the same turn again as text, with the catalogue.
+  // First the native attempt, refused; then a reply schema, refused; then the same turn again as text, with the catalogue.
   expect(requests[0]!.body.tools?.length).toBeGreaterThan(0);
   expect(requests[1]!.body.tools).toBeUndefined();
-  expect(requests[1]!.body.messages[0].content).toMatch(/### fill[\s\S]*<tool_call>/);
+  expect(requests[1]!.body.response_format?.type).toBe('json_schema');
+  expect(requests[2]!.body.tools).toBeUndefined();
+  expect(requests[2]!.body.response_format).toBeUndefined();
+  expect(requests[2]!.body.messages[0].content).toMatch(/### fill[\s\S]*<tool_call>/);
   expect(await h.sidebar.page.$('[role="alert"]')).toBeNull();
   expect(await h.sidebar.page.$eval('body', (el) => (el as HTMLElement).innerText)).toContain('This model uses text tool calls.');
   // No markup reached the chat: only the prose and the summary.

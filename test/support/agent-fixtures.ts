@@ -1,7 +1,7 @@
 /** Real pieces for driving the agent core in Node: providers on the scripted server, a router, tools. */
 import { z } from 'zod';
 import type { PermissionGate } from '../../src/background/permissions/gate';
-import { TextModeCache } from '../../src/background/llm/capabilities';
+import { ModeCache } from '../../src/background/llm/capabilities';
 import { createOllamaProvider } from '../../src/background/llm/providers/ollama';
 import { createOpenAiProvider } from '../../src/background/llm/providers/openai';
 import { LlmRouter } from '../../src/background/llm/router';
@@ -11,7 +11,7 @@ import { MemoryStorage } from './memory-storage';
 
 export function routerFor(url: string, api: 'ollama' | 'openai', storage = new MemoryStorage()) {
   const provider = api === 'ollama' ? createOllamaProvider({ baseUrl: url, idleTimeoutMs: 5000 }) : createOpenAiProvider({ kind: 'openai-compatible', baseUrl: `${url}/v1`, apiKey: '', idleTimeoutMs: 5000 });
-  return new LlmRouter({ provider, textModeCache: new TextModeCache(storage), cacheKey: (m) => `${api}|${m}`, retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50 } });
+  return new LlmRouter({ provider, modeCache: new ModeCache(storage), cacheKey: (m) => `${api}|${m}`, retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50 } });
 }
 
 /** A small page held in memory, with tools that change it: the effects tests check. */

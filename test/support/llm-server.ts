@@ -8,6 +8,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import { replySchemaOf, schemaViolation } from './llm-server/constraint';
 import { imagesIn } from './llm-server/images';
 import { ollamaShow, ollamaTags, streamOllama } from './llm-server/ollama-wire';
 import { completeOpenAi, openAiError, sendJson, streamOpenAi } from './llm-server/openai-wire';
@@ -20,6 +21,8 @@ export interface LlmServer {
   url: string;
   requests: RecordedRequest[];
   chatRequests(): RecordedRequest[];
+  /** Scripted replies refused because they do not validate against the reply schema their request carried. */
+  schemaViolations: { request: RecordedRequest; problem: string }[];
   script(...replies: ReplyScript[]): void;
   setFallback(reply: ReplyScript): void;
   setModels(models: ModelSpec[]): void;
@@ -57,6 +60,7 @@ function faultResponse(res: ServerResponse, api: 'openai' | 'ollama', fault: Exc
   if (api === 'ollama') {
     const ollama: Record<typeof fault, [number, string]> = {
       tools_unsupported: [400, `registry.ollama.ai/library/${model} does not support tools`],
+      schema_unsupported: [400, 'invalid format: a JSON schema for structured outputs is not supported'],
       unauthorized: [401, 'unauthorized'],
       forbidden: [403, ''],
       unknown_model: [404, `model "${model}" not found, try pulling it first`],
@@ -75,6 +79,8 @@ function faultResponse(res: ServerResponse, api: 'openai' | 'ollama', fault: Exc
   switch (fault) {
     case 'tools_unsupported':
       return openAiError(res, 400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', 'BadRequestError', '400');
+    case 'schema_unsupported':
+      return openAiError(res, 400, "Unsupported response_format type 'json_schema'", 'invalid_request_error', 'invalid_request_error');
     case 'unauthorized':
       return openAiError(res, 401, 'Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key');
     case 'forbidden':
@@ -91,6 +97,7 @@ function faultResponse(res: ServerResponse, api: 'openai' | 'ollama', fault: Exc
 export async function startLlmServer(options: LlmServerOptions = {}): Promise<LlmServer> {
   let models = options.models ?? DEFAULT_MODELS;
   const requests: RecordedRequest[] = [];
+  const schemaViolations: { request: RecordedRequest; problem: string }[] = [];
   let queue: ReplyScript[] = [];
   let fallback: ReplyScript = { text: 'OK' };
   const sockets = new Set<Socket>();
@@ -105,12 +112,19 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     const spec = models.find((m) => m.name === request.model);
     if (!spec) return 'unknown_model';
     if (spec.tools === false && Array.isArray(request.body?.tools) && request.body.tools.length) return 'tools_unsupported';
+    if (spec.schema === false && replySchemaOf(request)) return 'schema_unsupported';
     return undefined;
   };
 
   const chat = async (res: ServerResponse, request: RecordedRequest) => {
     const implied = impliedFault(request);
     const reply: ScriptedReply = implied ? { fault: implied } : nextReply(request);
+    const violation = schemaViolation(request, reply);
+    if (violation) {
+      // Loud on purpose: a status no client retries or reads as a fallback, naming the problem.
+      schemaViolations.push({ request, problem: violation });
+      return sendJson(res, 409, request.api === 'ollama' ? { error: `scripted reply rejected: ${violation}` } : { error: { message: `scripted reply rejected: ${violation}`, type: 'scripted_reply_rejected' } });
+    }
     if (reply.delayMs) await sleep(reply.delayMs);
     const turn: Turn = { reply, request };
     const streaming = request.api === 'ollama' ? request.body?.stream !== false : request.body?.stream === true;
@@ -201,12 +215,14 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    schemaViolations,
     chatRequests: () => requests.filter((r) => r.path === '/api/chat' || r.path === '/v1/chat/completions'),
     script: (...replies) => void queue.push(...replies),
     setFallback: (reply) => void (fallback = reply),
     setModels: (next) => void (models = next),
     reset: () => {
       requests.length = 0;
+      schemaViolations.length = 0;
       queue = [];
       fallback = { text: 'OK' };
     },

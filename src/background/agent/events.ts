@@ -1,4 +1,4 @@
-import type { ToolCallStatus } from '../../shared/conversation';
+import type { ToolCallStatus, ToolModeReason } from '../../shared/conversation';
 import type { Localized } from '../../shared/i18n';
 import type { ResultPart } from '../../shared/tool-parts';
 import type { ToolCall } from '../llm/types';
@@ -6,7 +6,7 @@ import type { ToolCall } from '../llm/types';
 /** What the loop reports as it goes; the turn recorder turns these into conversation state. */
 export type AgentEvent =
   | { type: 'step'; step: number; limit: number }
-  | { type: 'tool_mode'; mode: 'native' | 'xml'; reason: string }
+  | { type: 'tool_mode'; mode: 'native' | 'constrained' | 'xml'; reason: ToolModeReason }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string }
   | { type: 'text'; delta: string; reset?: boolean }
   /** The model's message for this step is complete (its text and the calls it asked for). */

@@ -43,13 +43,17 @@ export function capabilitiesFromTable(model: string): ModelCapabilities {
   return hit ? { ...hit[1], source: 'table' } : { contextLength: DEFAULT_CONTEXT_LENGTH, source: 'default' };
 }
 
+/** The tool-call modes `auto` can settle on for a model after native calls failed it. */
+export type LearntMode = 'constrained' | 'xml';
+
 /**
- * Remembers which models rejected native tools, so later turns go straight to text tool calls.
- * Kept in storage: the lesson survives a browser restart. Bounded: the models learnt longest ago
- * roll off past `MAX_TEXT_MODE_MODELS`.
+ * Remembers, per model, the mode `auto` fell back to (schema-constrained replies, or text tool
+ * calls), so later turns go straight there. Kept in storage: the lesson survives a browser restart.
+ * Entries stored before constrained mode existed (a bare time) read as text mode. Bounded: the
+ * models learnt longest ago roll off past `MAX_TEXT_MODE_MODELS`.
  */
-export class TextModeCache {
-  private loaded: Record<string, number> | undefined;
+export class ModeCache {
+  private loaded: Record<string, LearntModeEntry> | undefined;
   private readonly store: Store;
 
   constructor(
@@ -63,20 +67,26 @@ export class TextModeCache {
     return `${kind}|${baseUrl.replace(/\/+$/, '')}|${model}`;
   }
 
-  async has(key: string): Promise<boolean> {
-    return key in (await this.all());
+  async modeOf(key: string): Promise<LearntMode | undefined> {
+    const entry = (await this.all())[key];
+    if (entry === undefined) return undefined;
+    return typeof entry === 'number' ? 'xml' : entry.mode;
   }
 
-  async add(key: string, now = Date.now()): Promise<void> {
+  async remember(key: string, mode: LearntMode, now = Date.now()): Promise<void> {
     const rest = Object.entries(await this.all()).filter(([k]) => k !== key);
-    const newestFirst = [[key, now] as const, ...rest.sort((a, b) => b[1] - a[1])];
+    const newestFirst = [[key, { mode, at: now }] as const, ...rest.sort((a, b) => timeOf(b[1]) - timeOf(a[1]))];
     const all = Object.fromEntries(rollOff(newestFirst, this.max).kept);
     this.loaded = all;
     await this.store.set(RECORDS.textToolModels, all);
   }
 
-  private async all(): Promise<Record<string, number>> {
+  private async all(): Promise<Record<string, LearntModeEntry>> {
     this.loaded ??= await this.store.read(RECORDS.textToolModels);
     return this.loaded;
   }
 }
+
+type LearntModeEntry = number | { mode: LearntMode; at: number };
+
+const timeOf = (entry: LearntModeEntry) => (typeof entry === 'number' ? entry : entry.at);

@@ -15,6 +15,10 @@ export type LlmErrorCode =
   | 'stream_cut'
   | 'timeout'
   | 'tools_unsupported'
+  /** The server refused a reply format (a JSON Schema for the reply). */
+  | 'schema_unsupported'
+  /** The server took the reply format but the reply does not keep to it. */
+  | 'schema_ignored'
   | 'bad_response'
   | 'bad_request'
   | 'context_overflow'
@@ -98,6 +102,9 @@ export function fromStatus(status: number, serverMessage: string, ctx: ErrorCont
   if (isToolsRejection(status, serverMessage)) {
     return new LlmError('tools_unsupported', say('errorToolsUnsupported', ctx.model ?? ''), { status });
   }
+  if (isSchemaRejection(status, serverMessage)) {
+    return new LlmError('schema_unsupported', say('errorSchemaUnsupported', ctx.model ?? '', trimmed), { status, hint: say('hintSchemaUnsupported') });
+  }
   if (status === 401) {
     return new LlmError('unauthorized', saying('errorUnauthorized', 'errorUnauthorizedSaid', name), { status, hint: say('hintCheckApiKey') });
   }
@@ -129,6 +136,16 @@ export function fromStatus(status: number, serverMessage: string, ctx: ErrorCont
 }
 
 /** Servers word "this model cannot use tools" in many ways; these are the ones seen in the wild. */
+/**
+ * A 400 (or 422) whose words name the reply format: the server cannot constrain replies to a
+ * schema. Ollama before 0.5 took `format` only as a string, and refuses an object while decoding
+ * the request.
+ */
+export function isSchemaRejection(status: number, message: string): boolean {
+  if (status !== 400 && status !== 422) return false;
+  return /response_format|json[ _-]?schema|structured output|grammar|\bformat\b[^.]{0,40}(schema|json|not supported|unsupported|invalid)|invalid[^.]{0,20}\bformat\b|unmarshal[^\n]{0,60}\.format\b/i.test(message);
+}
+
 export function isToolsRejection(status: number, message: string): boolean {
   if (status !== 400 && status !== 404 && status !== 422 && status !== 500) return false;
   return /does not support tools|tool[s_ ]*(use|calling|choice)?[^.]{0,40}not supported|support tool use|"auto" tool choice|tool_choice|tools? (is|are) not supported/i.test(message);

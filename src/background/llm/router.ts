@@ -1,7 +1,9 @@
 import { say } from '../../shared/i18n';
 import { english } from '../english';
 import type { ToolCallMode } from '../../shared/settings';
-import { capabilitiesFromTable, TextModeCache, type ModelCapabilities } from './capabilities';
+import { capabilitiesFromTable, ModeCache, type ModelCapabilities } from './capabilities';
+import { firstMode, nextMode, type ModeReason, type ReplyMode } from './constrained/ladder';
+import { constrainedRequest, StepReply } from './constrained/reply';
 import { contextWindowFor, estimateRequestTokens } from './context-budget';
 import { LlmError } from './errors';
 import { prepareImages } from './images';
@@ -15,20 +17,18 @@ import type { ChatEvent, ChatRequest, LlmProvider, ToolCall } from './types';
 
 export type RouterEvent =
   | ChatEvent
-  | { type: 'tool_mode'; mode: 'native' | 'xml'; reason: 'configured' | 'remembered' | 'model_has_no_tools' | 'rejected' }
+  | { type: 'tool_mode'; mode: ReplyMode; reason: ModeReason }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string };
 
 export interface RouterDeps {
   provider: LlmProvider;
-  /** Identifies provider + server + model in the text-mode cache. */
+  /** Identifies provider + server + model in the mode cache. */
   cacheKey(model: string): string;
-  textModeCache: TextModeCache;
+  modeCache: ModeCache;
   retry?: RetryPolicy;
   /** The context window the user set for a model, in tokens: it wins over what the server says. */
   contextOverride?(model: string): number | undefined;
 }
-
-type Mode = 'native' | 'xml';
 
 /** Past this many characters a reply is not read further: model output is untrusted and can be huge. */
 export const MAX_REPLY_CHARS = 256 * 1024;
@@ -36,9 +36,10 @@ export const MAX_REPLY_CHARS = 256 * 1024;
 const MAX_RAW_CHARS = 4000;
 
 /**
- * One pipeline for every model: native tool calls where the model has them, the text protocol
- * where it does not, and in `auto` a switch from one to the other on the same turn when the
- * server rejects tools. Both ways end in the same `tool_call` events.
+ * One pipeline for every model: native tool calls where the model has them, replies constrained
+ * to a JSON schema or the text protocol where it does not, and in `auto` a step down that ladder
+ * on the same turn when the server rejects a mode (see `constrained/ladder.ts`). Every way ends in
+ * the same `tool_call` events.
  */
 export class LlmRouter {
   private readonly capabilities = new Map<string, Promise<ModelCapabilities>>();
@@ -84,42 +85,36 @@ export class LlmRouter {
       yield* this.stream({ ...request, tools: undefined }, 'native', caps, signal);
       return;
     }
-    const chosen = await this.chooseMode(request.model, mode, caps);
-    if (chosen.mode === 'xml') {
-      yield { type: 'tool_mode', mode: 'xml', reason: chosen.reason };
-      yield* this.stream(request, 'xml', caps, signal);
-      return;
-    }
-    let produced = false;
-    try {
-      for await (const event of this.stream(request, 'native', caps, signal)) {
-        produced ||= event.type === 'text' || event.type === 'tool_call';
-        yield event;
+    const key = this.deps.cacheKey(request.model);
+    let chosen = firstMode(mode, mode === 'auto' ? await this.deps.modeCache.modeOf(key) : undefined, caps);
+    for (;;) {
+      if (chosen.mode !== 'native') yield { type: 'tool_mode', mode: chosen.mode, reason: chosen.reason };
+      let produced = false;
+      try {
+        for await (const event of this.stream(request, chosen.mode, caps, signal)) {
+          produced ||= event.type === 'text' || event.type === 'tool_call';
+          yield event;
+        }
+        return;
+      } catch (error) {
+        const next = mode === 'auto' && !produced ? nextMode(chosen.mode, error) : undefined;
+        if (!next) throw error;
+        await this.deps.modeCache.remember(key, next.mode);
+        chosen = next;
       }
-    } catch (error) {
-      const rejected = error instanceof LlmError && error.code === 'tools_unsupported';
-      if (!rejected || mode !== 'auto' || produced) throw error;
-      await this.deps.textModeCache.add(this.deps.cacheKey(request.model));
-      yield { type: 'tool_mode', mode: 'xml', reason: 'rejected' };
-      yield* this.stream(request, 'xml', caps, signal);
     }
   }
 
-  private async chooseMode(model: string, mode: ToolCallMode, caps: ModelCapabilities): Promise<{ mode: Mode; reason: 'configured' | 'remembered' | 'model_has_no_tools' }> {
-    if (mode !== 'auto') return { mode, reason: 'configured' };
-    if (await this.deps.textModeCache.has(this.deps.cacheKey(model))) return { mode: 'xml', reason: 'remembered' };
-    if (caps.tools === false && caps.source === 'server') return { mode: 'xml', reason: 'model_has_no_tools' };
-    return { mode: 'native', reason: 'configured' };
-  }
-
-  private async *stream(request: ChatRequest, mode: Mode, caps: ModelCapabilities, signal: AbortSignal): AsyncGenerator<RouterEvent> {
+  private async *stream(request: ChatRequest, mode: ReplyMode, caps: ModelCapabilities, signal: AbortSignal): AsyncGenerator<RouterEvent> {
     const tools = request.tools ?? [];
     const toolNames = tools.map((t) => t.name);
-    const messages = mode === 'xml' ? toTextToolMessages(request.messages, formatToolCatalogue(tools.map(asCatalogueEntry))) : request.messages;
+    const forMode = requestFor(mode, request);
     // A model that does not take images never gets their bytes, only a note saying they were left out.
-    const wire: ChatRequest = { ...request, ...(mode === 'xml' ? { tools: undefined } : {}), messages: prepareImages(messages, caps.vision === true) };
+    const wire: ChatRequest = { ...forMode, messages: prepareImages(forMode.messages, caps.vision === true) };
     const contextTokens = contextWindowFor(estimateRequestTokens(wire.messages, wire.tools), caps.contextLength);
-    const filter = createToolMarkupFilter(toolNames);
+    // Constrained: only a final answer's text is shown as it streams; the reply is read at its end.
+    const step = mode === 'constrained' ? new StepReply() : undefined;
+    const filter = step ?? createToolMarkupFilter(toolNames);
     let content = '';
     let nativeCalls = 0;
     let nativeChars = 0;
@@ -159,14 +154,28 @@ export class LlmRouter {
       } else if (event.type === 'done') {
         const rest = filter.flush();
         if (rest) yield { type: 'text', delta: rest };
+        // A server that answered with native calls anyway has said what it wants done.
+        if (step) yield* nativeCalls ? [] : step.finish(content, event.finishReason);
         // Models sometimes write their calls as text even when offered native tools: read those only
         // when the native channel carried none.
-        if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };
+        else if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };
         yield event;
       } else {
         yield event;
       }
     }
+  }
+}
+
+/** The request as the mode sends it: tools natively, or the catalogue and history rewritten for the mode. */
+function requestFor(mode: ReplyMode, request: ChatRequest): ChatRequest {
+  switch (mode) {
+    case 'native':
+      return request;
+    case 'constrained':
+      return constrainedRequest(request);
+    case 'xml':
+      return { ...request, tools: undefined, messages: toTextToolMessages(request.messages, formatToolCatalogue((request.tools ?? []).map(asCatalogueEntry))) };
   }
 }
 

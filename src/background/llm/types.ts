@@ -46,6 +46,11 @@ export interface ChatRequest {
   temperature?: number;
   /** Context window to ask for (Ollama's num_ctx); providers that size it themselves ignore it. */
   contextTokens?: number;
+  /**
+   * The JSON Schema the reply must match (constrained mode): sent as Ollama's `format`, or as
+   * OpenAI's `response_format` of type `json_schema` under `name`.
+   */
+  responseSchema?: { name: string; schema: Record<string, unknown> };
 }
 
 export type ChatEvent =

@@ -15,7 +15,7 @@ export const MAX_CONVERSATIONS = 200;
 /** The audit log's bounds: entries, and bytes as stored (JSON). */
 export const MAX_AUDIT_ENTRIES = 2000;
 export const MAX_AUDIT_BYTES = 1024 * 1024;
-/** Models remembered as text-mode; the least recently added roll off past this many. */
+/** Models remembered with a learnt tool-call mode; the least recently added roll off past this many. */
 export const MAX_TEXT_MODE_MODELS = 500;
 
 const AuditSegmentInfoSchema = z.object({ id: z.number().int().min(0), count: z.number().min(0), bytes: z.number().min(0) });
@@ -53,7 +53,10 @@ export const RECORDS = {
   auditLegacy: list(KEYS.auditLegacy, AuditEntrySchema),
   policies: list(KEYS.policies, PolicyRuleSchema),
   sensitiveSites: list(KEYS.sensitiveSites, z.string()),
-  /** Model cache key → when the model was found to refuse native tools. */
-  textToolModels: single(KEYS.textToolModels, z.record(z.string(), z.number()), () => ({})),
+  /**
+   * Model cache key → the tool-call mode `auto` fell back to, and when. A bare time is an entry
+   * from before constrained mode: the model was found to refuse native tools (text mode).
+   */
+  textToolModels: single(KEYS.textToolModels, z.record(z.string(), z.union([z.number(), z.object({ mode: z.enum(['constrained', 'xml']), at: z.number() })])), () => ({})),
   draft: single(KEYS.draft, z.string(), () => ''),
 };

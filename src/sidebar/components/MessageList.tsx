@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { AssistantMessage, ChatMessage, UserMessage } from '../../shared/conversation';
+import type { AssistantMessage, ChatMessage, ToolModeReason, UserMessage } from '../../shared/conversation';
+import type { MessageKey } from '../../shared/i18n';
 import { shown, t } from '../../ui/i18n';
 import { sendOnEnter } from '../lib/keys';
 import { useChat } from '../stores/chat';
@@ -8,6 +9,15 @@ import { Notice } from './Notice';
 import { PageCoverage } from './PageCoverage';
 import { TabChips } from './TabMenu';
 import { ToolRow } from './ToolRow';
+
+/** Why a turn called tools the way it did, when it was not simply the mode the user chose. */
+const TOOL_MODE_WHY: Record<ToolModeReason, MessageKey | undefined> = {
+  configured: undefined,
+  remembered: 'toolModeWhy_remembered',
+  model_has_no_tools: 'toolModeWhy_model_has_no_tools',
+  rejected: 'toolModeWhy_rejected',
+  schema_ignored: 'toolModeWhy_schema_ignored',
+};
 
 export function MessageList() {
   const conversation = useChat((s) => s.conversation);
@@ -102,6 +112,10 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
       {message.page && message.status !== 'streaming' && <PageCoverage coverage={message.page} />}
       {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}
+      {message.toolMode === 'constrained' && <p className="text-xs text-muted">{t('constrainedToolMode')}</p>}
+      {message.toolMode && message.toolMode !== 'native' && message.toolModeReason && TOOL_MODE_WHY[message.toolModeReason] && (
+        <p data-testid="tool-mode-why" className="text-xs text-muted">{t(TOOL_MODE_WHY[message.toolModeReason]!)}</p>
+      )}
       {message.status === 'stopped' && <p className="text-xs text-muted">{t('stopped')}</p>}
       {message.status === 'incomplete' && <p className="text-xs text-muted">{t('incomplete')}</p>}
       {message.error && <Notice error={message.error} onRetry={onRetry} />}

@@ -16,7 +16,7 @@ export async function streamOllama(res: ServerResponse, { reply, request }: Turn
     created_at: stamp(),
     message: { role: 'assistant', content: '' },
     done: true,
-    done_reason: 'stop',
+    done_reason: reply.finishReason ?? 'stop',
     total_duration: 1_000_000,
     load_duration: 100_000,
     prompt_eval_count: usage.promptTokens,

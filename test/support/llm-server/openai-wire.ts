@@ -38,7 +38,7 @@ export async function streamOpenAi(res: ServerResponse, { reply, request }: Turn
     // Arguments arrive in fragments, as real servers send them.
     for (const part of chunksOf(args, 7)) send(chunk(id, model, { tool_calls: [{ index, function: { arguments: part } }] }));
   }
-  send(chunk(id, model, {}, reply.toolCalls?.length ? 'tool_calls' : 'stop'));
+  send(chunk(id, model, {}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop')));
   if (request.body?.stream_options?.include_usage) {
     const usage = reply.usage ?? { promptTokens: 10, completionTokens: pieces.length };
     send({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens } });
@@ -55,7 +55,7 @@ export function completeOpenAi(res: ServerResponse, { reply, request }: Turn): v
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: request.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls.length ? 'tool_calls' : 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop') }],
     usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
   });
 }

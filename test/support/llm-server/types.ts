@@ -8,6 +8,8 @@ export interface ScriptedToolCall {
 
 export type Fault =
   | 'tools_unsupported'
+  /** The server refuses a reply schema (Ollama `format`, OpenAI `response_format` json_schema), as one that cannot constrain decoding. */
+  | 'schema_unsupported'
   | 'unauthorized'
   | 'forbidden'
   | 'unknown_model'
@@ -28,6 +30,10 @@ export interface ScriptedReply {
   /** Delay between chunks. */
   chunkDelayMs?: number;
   fault?: Fault;
+  /** The stop reason the server gives (default `stop`, or `tool_calls` with calls); `length`: cut at the output limit. */
+  finishReason?: string;
+  /** Sent even when it does not match the request's reply schema: a server that takes the schema but does not constrain to it. */
+  ignoreSchema?: boolean;
   /** With `rate_limited`: the Retry-After header, in seconds. */
   retryAfterSec?: number;
   usage?: { promptTokens: number; completionTokens: number };
@@ -51,6 +57,8 @@ export type ReplyScript = ScriptedReply | ((request: RecordedRequest) => Scripte
 export interface ModelSpec {
   name: string;
   tools?: boolean;
+  /** false: the server refuses reply schemas for this model (the `schema_unsupported` fault). */
+  schema?: boolean;
   /** Said by Ollama's /api/show, and by /v1/models as OpenRouter does (input_modalities), when set. */
   vision?: boolean;
   contextLength?: number;

@@ -44,7 +44,7 @@ test('native mode: read, fill, click, done — the page changes and the loop end
   expect(server.chatRequests()[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('fill');
 });
 
-test('xml mode: a model without tools gets the catalogue in its prompt and acts through text calls', async () => {
+test('xml mode: a model set to text tool calls gets the catalogue in its prompt and acts through text calls', async () => {
   const world = pageWorld();
   server.script(
     { text: 'Let me look.\n<tool_call>\n{"name": "read_page", "arguments": {}}\n</tool_call>' },
@@ -53,7 +53,7 @@ test('xml mode: a model without tools gets the catalogue in its prompt and acts 
     { text: 'Done: the email is saved.' },
   );
   const events: AgentEvent[] = [];
-  const outcome = await runAgentLoop(task('gemma:2b'), { router: routerFor(server.url, 'ollama'), tools: world.tools, gate: allowAll, emit: (e) => events.push(e) }, new AbortController().signal);
+  const outcome = await runAgentLoop(task('gemma:2b', { mode: 'xml' }), { router: routerFor(server.url, 'ollama'), tools: world.tools, gate: allowAll, emit: (e) => events.push(e) }, new AbortController().signal);
   expect(outcome).toEqual({ kind: 'answered', text: 'Done: the email is saved.' });
   expect(world.log).toEqual(['fill 1 ada@example.com', 'click 3']);
   const [first] = server.chatRequests();
@@ -67,19 +67,20 @@ test('xml mode: a model without tools gets the catalogue in its prompt and acts 
   // Markup never reaches the text shown to the user.
   const shown = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
   expect(shown).not.toMatch(/tool_call|<fill|click\(/);
-  expect(events).toContainEqual({ type: 'tool_mode', mode: 'xml', reason: 'model_has_no_tools' });
+  expect(events).toContainEqual({ type: 'tool_mode', mode: 'xml', reason: 'configured' });
 });
 
-test('auto mode: a server that rejects tools is retried in text mode on the same turn, and remembered', async () => {
+test('auto mode: a server that rejects tools and reply schemas is retried in text mode on the same turn, and remembered', async () => {
   server.setModels([{ name: 'mystery-model', tools: true, contextLength: 8192 }]);
-  server.script({ fault: 'tools_unsupported' }, { text: '<tool_call>{"name": "done", "arguments": {"summary": "ok"}}</tool_call>' }, { text: '<tool_call>{"name": "done", "arguments": {"summary": "again"}}</tool_call>' });
+  server.script({ fault: 'tools_unsupported' }, { fault: 'schema_unsupported' }, { text: '<tool_call>{"name": "done", "arguments": {"summary": "ok"}}</tool_call>' }, { text: '<tool_call>{"name": "done", "arguments": {"summary": "again"}}</tool_call>' });
   const world = pageWorld();
   const router = routerFor(server.url, 'openai');
   const run = () => runAgentLoop(task('mystery-model'), { router, tools: world.tools, gate: allowAll, emit: () => undefined }, new AbortController().signal);
   expect(await run()).toEqual({ kind: 'done', summary: 'ok' });
   expect(await run()).toEqual({ kind: 'done', summary: 'again' });
   const requests = server.chatRequests();
-  expect(requests.map((r) => Boolean(r.body.tools))).toEqual([true, false, false]);
+  expect(requests.map((r) => Boolean(r.body.tools))).toEqual([true, false, false, false]);
+  expect(requests.map((r) => Boolean(r.body.response_format))).toEqual([false, true, false, false]);
   server.setModels([{ name: 'qwen3:4b', tools: true, contextLength: 32768 }, { name: 'gemma:2b', tools: false, contextLength: 8192 }]);
 });
 

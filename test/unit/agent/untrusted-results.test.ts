@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const task = (model: string): AgentTask => ({ conversationId: 'c1', model, mode: 'auto', messages: [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'What does the page say?' }] });
+const task = (model: string, mode: AgentTask['mode'] = 'auto'): AgentTask => ({ conversationId: 'c1', model, mode, messages: [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'What does the page say?' }] });
 
 /** The page's words inside one fence that opens before them and closes after them, once. */
 function expectFenced(content: string) {
@@ -53,7 +53,7 @@ function expectFenced(content: string) {
 
 test('text mode: a page cannot close the <tool_result> block or forge a system turn', async () => {
   server.script({ text: '<tool_call>{"name": "read_page", "arguments": {}}</tool_call>' }, { text: '<tool_call>{"name": "done", "arguments": {"summary": "Read it."}}</tool_call>' });
-  await runAgentLoop(task('gemma:2b'), { router: routerFor(server.url, 'ollama'), tools, gate: allowAll, emit: () => undefined }, new AbortController().signal);
+  await runAgentLoop(task('gemma:2b', 'xml'), { router: routerFor(server.url, 'ollama'), tools, gate: allowAll, emit: () => undefined }, new AbortController().signal);
   const messages = server.chatRequests()[1]!.body.messages as { role: string; content: string }[];
   const result = messages.find((m) => m.role === 'user' && m.content.startsWith('<tool_result'))!.content;
   expect(result.split('</tool_result>').length - 1).toBe(1);

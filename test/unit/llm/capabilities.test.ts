@@ -1,4 +1,4 @@
-import { capabilitiesFromTable, TextModeCache } from '../../../src/background/llm/capabilities';
+import { capabilitiesFromTable, ModeCache } from '../../../src/background/llm/capabilities';
 import { capabilitiesFromShow } from '../../../src/background/llm/providers/ollama';
 import { capabilitiesFromListing } from '../../../src/background/llm/providers/openai';
 import { MemoryStorage } from '../../support/memory-storage';
@@ -20,20 +20,33 @@ test('a bare model id falls back to the known-models table, then to a safe defau
   expect(capabilitiesFromTable('my-finetune')).toEqual({ contextLength: 8192, source: 'default' });
 });
 
-test('a model that rejected tools is remembered across restarts', async () => {
+test('the mode a model fell back to is remembered across restarts, per model', async () => {
   const storage = new MemoryStorage();
-  const key = TextModeCache.keyOf('ollama', 'http://127.0.0.1:11434/', 'gemma:2b');
-  await new TextModeCache(storage).add(key);
-  expect(await new TextModeCache(storage).has(key)).toBe(true);
-  expect(await new TextModeCache(storage).has(TextModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'other'))).toBe(false);
+  const key = ModeCache.keyOf('ollama', 'http://127.0.0.1:11434/', 'gemma:2b');
+  const other = ModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'phi3:mini');
+  await new ModeCache(storage).remember(key, 'constrained');
+  await new ModeCache(storage).remember(other, 'xml');
+  expect(await new ModeCache(storage).modeOf(key)).toBe('constrained');
+  expect(await new ModeCache(storage).modeOf(other)).toBe('xml');
+  expect(await new ModeCache(storage).modeOf(ModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'other'))).toBeUndefined();
 });
 
-test('the text-mode cache is bounded: the model learnt longest ago rolls off, a model learnt again stays', async () => {
+test('an entry stored before constrained mode (a bare time) still loads, as text mode', async () => {
   const storage = new MemoryStorage();
-  const cache = new TextModeCache(storage, 3);
-  for (const [i, model] of ['a', 'b', 'c'].entries()) await cache.add(model, 10 + i);
-  await cache.add('a', 20);
-  await cache.add('d', 21);
-  const after = new TextModeCache(storage, 3);
-  expect(await Promise.all(['a', 'b', 'c', 'd'].map((m) => after.has(m)))).toEqual([true, false, true, true]);
+  await storage.set({ textToolModels: { 'ollama|http://127.0.0.1:11434|gemma:2b': 1_700_000_000_000 } });
+  const cache = new ModeCache(storage);
+  expect(await cache.modeOf('ollama|http://127.0.0.1:11434|gemma:2b')).toBe('xml');
+  await cache.remember('b', 'constrained', 1_800_000_000_000);
+  expect(await new ModeCache(storage).modeOf('ollama|http://127.0.0.1:11434|gemma:2b')).toBe('xml');
+  expect(await new ModeCache(storage).modeOf('b')).toBe('constrained');
+});
+
+test('the mode cache is bounded: the model learnt longest ago rolls off, a model learnt again stays', async () => {
+  const storage = new MemoryStorage();
+  const cache = new ModeCache(storage, 3);
+  for (const [i, model] of ['a', 'b', 'c'].entries()) await cache.remember(model, 'xml', 10 + i);
+  await cache.remember('a', 'constrained', 20);
+  await cache.remember('d', 'xml', 21);
+  const after = new ModeCache(storage, 3);
+  expect(await Promise.all(['a', 'b', 'c', 'd'].map((m) => after.modeOf(m)))).toEqual(['constrained', undefined, 'xml', 'xml']);
 });

@@ -6,7 +6,7 @@
 import { fetchJson, OLLAMA_DEFAULT_CONTEXT, probeContext, serverRoot } from '../../../src/background/llm/context-probe';
 import { createProvider } from '../../../src/background/llm/providers';
 import { LlmRouter } from '../../../src/background/llm/router';
-import { TextModeCache } from '../../../src/background/llm/capabilities';
+import { ModeCache } from '../../../src/background/llm/capabilities';
 import { pageBudgetChars } from '../../../src/background/page/question-context';
 import { startLlmServer } from '../../support/llm-server';
 import { MemoryStorage } from '../../support/memory-storage';
@@ -46,7 +46,7 @@ test('the router describes an OpenAI-compatible model with the window its server
   const server = await startLlmServer({ models: [{ name: 'qwen2.5:3b', contextLength: 32_768, loadedContext: 4_096 }] });
   try {
     const provider = createProvider({ kind: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: '', model: 'qwen2.5:3b' }, 5_000);
-    const router = (override?: number) => new LlmRouter({ provider, textModeCache: new TextModeCache(new MemoryStorage()), cacheKey: (m) => m, contextOverride: () => override });
+    const router = (override?: number) => new LlmRouter({ provider, modeCache: new ModeCache(new MemoryStorage()), cacheKey: (m) => m, contextOverride: () => override });
     expect((await router().describe('qwen2.5:3b')).contextLength).toBe(4_096);
     expect((await router(16_384).describe('qwen2.5:3b')).contextLength).toBe(16_384);
     // Before, the known-models table said 32,768 for qwen2.5, and a question sent page text for that.

@@ -168,10 +168,13 @@ test('tool-call mode and step limit are sent with settings/save', async () => {
   await renderForm({ toolCallMode: 'auto', stepLimit: 10 });
   const mode = el<HTMLSelectElement>('tool-call-mode');
   const steps = el<HTMLInputElement>('step-limit');
-  expect(Array.from(mode.options).map((o) => o.value)).toEqual(['auto', 'native', 'xml']);
-  expect(el('tool-call-mode-help').textContent).toMatch(/falls back to the text protocol/);
+  expect(Array.from(mode.options).map((o) => o.value)).toEqual(['auto', 'native', 'constrained', 'xml']);
+  expect(el('tool-call-mode-help').textContent).toMatch(/schema-constrained JSON when the server rejects them; the text protocol when it rejects that too/);
+  expect(mode.options[2]!.textContent).toBe('JSON (schema-constrained)');
   expect([steps.min, steps.max, steps.value]).toEqual(['1', '25', '10']);
 
+  fireEvent.change(mode, { target: { value: 'constrained' } });
+  expect(el('tool-call-mode-help').textContent).toMatch(/constrains each reply to a JSON object/);
   fireEvent.change(mode, { target: { value: 'xml' } });
   fireEvent.change(steps, { target: { value: '7' } });
   expect(el('tool-call-mode-help').textContent).toMatch(/XML in its answer/);

@@ -8,7 +8,7 @@ import { background } from '../../support/fake-extension';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConversationStore } from '../../../src/background/conversations';
-import { TextModeCache } from '../../../src/background/llm/capabilities';
+import { ModeCache } from '../../../src/background/llm/capabilities';
 import { AuditLog } from '../../../src/background/permissions/audit-log';
 import { PolicyStore } from '../../../src/background/permissions/policies';
 import type { Conversation } from '../../../src/shared/conversation';
@@ -67,7 +67,7 @@ test('after the upgrade every store loads what the old version stored, and nothi
   expect(await new AuditLog(store).list()).toEqual(entries);
 
   // What was learnt about models.
-  expect(await new TextModeCache(store).has(TextModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'phi3:mini'))).toBe(true);
+  expect(await new ModeCache(store).modeOf(ModeCache.keyOf('ollama', 'http://127.0.0.1:11434', 'phi3:mini'))).toBe('xml');
 
   expect(problems).toEqual([]);
 });

@@ -72,6 +72,8 @@ async function* streamChat(
       messages: hoistToolImages(request.messages).map(toWireMessage),
       stream: true,
       ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
+      // Ollama constrains decoding to a JSON Schema given as `format` (0.5 and later).
+      ...(request.responseSchema ? { format: request.responseSchema.schema } : {}),
       options: {
         ...(request.contextTokens ? { num_ctx: request.contextTokens } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

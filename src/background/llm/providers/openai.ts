@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { say } from '../../../shared/i18n';
 import type { ProviderKind } from '../../../shared/settings';
 import { capabilitiesFromTable, type ModelCapabilities } from '../capabilities';
@@ -7,6 +8,7 @@ import { Deadline } from '../deadline';
 import { fromStatus, isAbortError, isErrorNamed, isNetworkError, label, LlmError, parseRetryAfter, streamCut, unreachable, type ErrorContext } from '../errors';
 import { callId } from '../call-id';
 import { hoistToolImages } from '../images';
+import { isStrictCompatible } from '../constrained/schema';
 import type { ChatEvent, ChatRequest, LlmMessage, LlmProvider, ModelInfo, ToolCall, ToolSpec } from '../types';
 
 export interface OpenAiProviderConfig {
@@ -80,6 +82,7 @@ async function* streamChat(
         stream: true,
         stream_options: { include_usage: true },
         ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
+        ...(request.responseSchema ? { response_format: toResponseFormat(request.responseSchema) } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       },
       { signal: deadline.signal },
@@ -155,6 +158,15 @@ export function parseArguments(raw: string): Pick<ToolCall, 'arguments' | 'argum
   } catch {
     return { arguments: {}, argumentsError: `The arguments were not valid JSON: ${raw.slice(0, 200)}` };
   }
+}
+
+/**
+ * The reply's JSON Schema as `response_format`. `strict` only where the schema meets OpenAI's
+ * strict subset (OpenAI answers other schemas sent as strict with a 400); llama.cpp, vLLM and
+ * LM Studio constrain decoding to the schema either way.
+ */
+function toResponseFormat({ name, schema }: NonNullable<ChatRequest['responseSchema']>): ResponseFormatJSONSchema {
+  return { type: 'json_schema', json_schema: { name, schema, strict: isStrictCompatible(schema) } };
 }
 
 function toWireTool(tool: ToolSpec): ChatCompletionTool {
