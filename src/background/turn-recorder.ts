@@ -68,6 +68,16 @@ export class TurnRecorder {
         if (this.current) this.current.toolMode = event.mode;
         this.emitStatus();
         return;
+      case 'tool_tier':
+        this.status.toolTier = event.tier;
+        if (this.current) this.current.toolTier = event.tier;
+        this.emitStatus();
+        return;
+      case 'repair': {
+        const message = this.current ?? this.openAssistant();
+        message.repair = event.text;
+        return this.publish();
+      }
       case 'retrying':
         this.status.lastAction = `Retrying in ${Math.round(event.delayMs / 1000)} s: ${event.reason}`;
         this.emitStatus();
@@ -159,7 +169,7 @@ export class TurnRecorder {
 
   /** Steps that produced neither text nor calls leave no empty bubble behind. */
   private dropEmptyAssistants(): void {
-    const keep = this.conversation.messages.filter((m) => !(m.role === 'assistant' && !m.content && !m.toolCalls?.length && !m.error));
+    const keep = this.conversation.messages.filter((m) => !(m.role === 'assistant' && !m.content && !m.toolCalls?.length && !m.error && !m.repair));
     this.conversation.messages.splice(0, this.conversation.messages.length, ...keep);
   }
 

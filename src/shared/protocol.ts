@@ -22,6 +22,7 @@ export const AgentStatusSchema = z.object({
   step: z.number().int(),
   stepLimit: z.number().int(),
   toolMode: z.enum(['native', 'xml']).optional(),
+  toolTier: z.enum(['compact', 'full']).optional(),
   lastAction: z.string().optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
