@@ -53,19 +53,21 @@ export function problemOfFailure(failure: CallFailure): CallProblem {
  * back is offered from now on (`offer.expand`), and the message says so.
  */
 export function repairMessage(problem: CallProblem, offer: ToolOffer): string {
-  const spec = problem.name === undefined ? undefined : offer.specs().find((s) => s.name === problem.name);
-  const lines = [`Your tool call was not run. ${problem.detail}`];
-  if (problem.kind === 'unknown_tool' && problem.name !== undefined && offer.holdsBack(problem.name)) {
-    offer.expand();
-    const added = offer.specs().find((s) => s.name === problem.name);
-    lines.push(`${problem.name} is available now: ${added ? shapeOf(added) : problem.name}. Call it again.`);
-  } else if (problem.kind === 'unknown_tool' || !spec) {
-    lines.push(`The tools are: ${offer.names().join(', ')}. Call one of them.`);
-  } else {
-    lines.push(`${spec.name} takes ${shapeOf(spec)}. Call it again with ${problem.kind === 'cut_off' ? 'the whole call' : 'fixed arguments'}.`);
-  }
-  if (!problem.native) lines.push(TEXT_FORM);
+  const lines = [...problemLines(problem, offer), ...(problem.native ? [] : [TEXT_FORM])];
   return lines.join('\n');
+}
+
+function problemLines(problem: CallProblem, offer: ToolOffer): string[] {
+  const { kind, name } = problem;
+  if (kind === 'unknown_tool' && name !== undefined && offer.holdsBack(name)) {
+    offer.expand();
+    const added = offer.specs().find((s) => s.name === name);
+    return [`Your tool call was not run: ${name} was not in your tool list. It is now: ${added ? shapeOf(added) : name}. Call it again.`];
+  }
+  const said = `Your tool call was not run. ${problem.detail}`;
+  const spec = name === undefined ? undefined : offer.specs().find((s) => s.name === name);
+  if (kind === 'unknown_tool' || !spec) return [said, `The tools are: ${offer.names().join(', ')}. Call one of them.`];
+  return [said, `${spec.name} takes ${shapeOf(spec)}. Call it again with ${kind === 'cut_off' ? 'the whole call' : 'fixed arguments'}.`];
 }
 
 const NOTES: Record<RepairKind, MessageKey> = {
