@@ -7,7 +7,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { agentHarness } from '../support/agent-harness';
-import { act, finish } from '../support/page-model';
+import { act, elementId, finish } from '../support/page-model';
 import type { RecordedRequest } from '../support/llm-server';
 
 const h = agentHarness({
@@ -26,7 +26,7 @@ test('a call to a tool that does not exist is repaired: the corrected click tick
     act((find) => [{ name: 'tick_box', arguments: { id: find('checkbox', 'Remember me') } }]),
     (request) => {
       repair = lastMessage(request);
-      return act((find) => [{ name: 'click', arguments: { id: find('checkbox', 'Remember me') } }])(request);
+      return { toolCalls: [{ name: 'click', arguments: { id: elementId(request, 'checkbox', 'Remember me') } }] };
     },
     finish('Ticked Remember me.'),
   );
@@ -59,7 +59,7 @@ test('arguments the schema refuses are repaired: the corrected fill types the em
     act((find) => [{ name: 'fill', arguments: { id: find('textbox', 'Email address') } }]),
     (request) => {
       repair = lastMessage(request).content;
-      return act((find) => [{ name: 'fill', arguments: { id: find('textbox', 'Email address'), text: 'ada@example.com' } }])(request);
+      return { toolCalls: [{ name: 'fill', arguments: { id: elementId(request, 'textbox', 'Email address'), text: 'ada@example.com' } }] };
     },
     finish('Typed your email.'),
   );
