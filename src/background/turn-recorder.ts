@@ -60,7 +60,7 @@ export class TurnRecorder {
     switch (event.type) {
       case 'step':
         Object.assign(this.status, { step: event.step, stepLimit: event.limit });
-        if (!this.current || this.current.content || this.current.toolCalls?.length) this.openAssistant();
+        if (!this.current || this.current.content || this.current.toolCalls?.length || this.current.repair) this.openAssistant();
         this.emitStatus();
         return this.publish();
       case 'tool_mode':
