@@ -112,13 +112,13 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
         task.messages.push(runMoreTools(call, offer, deps.emit));
         continue;
       }
+      // A tool the compact set held back, which the model knew of: the whole set from now on.
+      if (offer.holdsBack(call.name)) offer.expand();
       broken = problemOfCall(call, deps.tools);
       if (broken) {
         task.messages.push(settleBroken(call, { problem: broken, message: repairMessage(broken, offer) }, deps.emit));
         continue;
       }
-      // A tool the compact set held back, which the model knew of: the whole set from now on.
-      if (!offer.offers(call.name)) offer.expand();
       const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
       // The model reads every result as fenced data, images beside it; the user's timeline shows it as it is.
       task.messages.push(toolResultMessage(call, result.text, result.images));

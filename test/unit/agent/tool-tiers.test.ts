@@ -146,6 +146,14 @@ describe('through the loop, against the scripted server', () => {
     expect(nativeTools(server.chatRequests()[1]!)).toContain('press_key');
   });
 
+  test('a held-back tool called with bad arguments: the repair gives its parameters, and the corrected call runs', async () => {
+    const w = world();
+    server.script({ toolCalls: [{ name: 'press_key', arguments: { key: 'Enter' } }] }, { toolCalls: [{ name: 'press_key', arguments: { key: 'Enter', id: 2 } }] }, { text: 'Pressed.' });
+    await run(task('small-model'), w);
+    expect(w.log).toEqual(['press Enter 2']);
+    expect(server.chatRequests()[1]!.body.messages.at(-1).content).toMatch(/^Your tool call was not run\. Invalid arguments for press_key: id: .+\npress_key takes press_key\(key: string, id: integer\)\. Call it again with fixed arguments\.$/);
+  });
+
   test('a 70B model and a user\'s "full" setting get every tool from the start', async () => {
     const w = world();
     server.script({ text: 'Hi.' }, { text: 'Hi.' });
