@@ -221,13 +221,17 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
     expect((t.messages as LlmMessage[]).filter((m) => m.role === 'user').map((m) => m.content)).toEqual([USER_TEXT, expect.stringContaining('Your tool call was not run.')]);
   });
 
-  test('a call cut off at the end names the tool and asks for the whole call', async () => {
+  test('a call cut off inside an argument names the tool and asks for the whole call', async () => {
     const world = pageWorld();
-    const cutOff = (raw: string): CallFailure => ({ problem: 'cut_off', name: 'click', raw, detail: 'The call to click ended inside its arguments.' });
-    await run(task('gemma:2b'), scripted(['<tool_call>{"name": "click", "arguments": {"id": 3', '<tool_call>{"name": "click", "arguments": {"id": 3}}</tool_call>', 'Clicked.'], cutOff), world);
+    const cutOff = (raw: string): CallFailure => ({ problem: 'cut_off', name: 'fill', raw, detail: 'The call to fill ended inside its text argument.' });
+    const router = scripted(['<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "ada@exa', '<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "ada@example.com"}}</tool_call>', 'Filled.'], cutOff);
+    const events: AgentEvent[] = [];
+    await run(task('gemma:2b'), router, world, events);
 
-    expect(world.log).toEqual(['click 3']);
-    expect(wireMessages(server.chatRequests()[1]!).at(-1)!.content).toContain('The call to click ended inside its arguments.\nclick takes click(id: ');
-    expect(wireMessages(server.chatRequests()[1]!).at(-1)!.content).toContain('Call it again with the whole call.');
+    expect(world.log).toEqual(['fill 1 ada@example.com']);
+    const repair = wireMessages(server.chatRequests()[1]!).at(-1)!.content;
+    expect(repair).toContain('The call to fill ended inside its text argument.\nfill takes fill(id: ');
+    expect(repair).toContain('Call it again with the whole call.');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'repair', problem: 'cut_off', text: { key: 'repairCutOff', args: ['fill'] } }));
   });
 });
