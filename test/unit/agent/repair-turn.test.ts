@@ -151,10 +151,13 @@ describe('native calls', () => {
 
 /**
  * The router as the parser work makes it in text mode: a reply holding call markup the parser
- * could not read comes with one `tool_call_invalid` event. Here a reply (as scripted, markup
- * included) with `<tool_call>` and no call read from it stands for such a reply.
+ * could not read comes with one `tool_call_invalid` event. Where the parser does not report one
+ * itself, a reply (as scripted, markup included) with `<tool_call>` and no call read from it is
+ * reported here. `reported` keeps every failure the loop was given, in order.
  */
 class ReportingRouter extends LlmRouter {
+  readonly reported: CallFailure[] = [];
+
   constructor(
     private readonly inner: LlmRouter,
     /** The scripted replies' texts, in order: the markup the router's filter hides from the user. */
@@ -170,10 +173,15 @@ class ReportingRouter extends LlmRouter {
 
   override async *chat(request: ChatRequest, mode: ToolCallMode, signal: AbortSignal): AsyncGenerator<RouterEvent> {
     const raw = this.replies.shift() ?? '';
-    let calls = 0;
+    let read = 0;
     for await (const event of this.inner.chat(request, mode, signal)) {
-      if (event.type === 'done' && calls === 0 && raw.includes('<tool_call>')) yield { type: 'tool_call_invalid', failure: this.failure(raw) };
-      if (event.type === 'tool_call') calls++;
+      if (event.type === 'done' && read === 0 && raw.includes('<tool_call>')) {
+        const failure = this.failure(raw);
+        this.reported.push(failure);
+        yield { type: 'tool_call_invalid', failure };
+      }
+      if (event.type === 'tool_call_invalid') this.reported.push(event.failure);
+      if (event.type === 'tool_call' || event.type === 'tool_call_invalid') read++;
       yield event;
     }
   }
@@ -197,12 +205,10 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
     expect(world.fields[1]).toBe('ada@example.com');
     const repair = wireMessages(server.chatRequests()[1]!).at(-1)!;
     expect(repair).toMatchObject({ role: 'user' });
+    expect(router.reported.map((f) => f.problem)).toEqual(['unparsable']);
     expect(repair.content).toBe(
-      'Your tool call was not run. The JSON inside <tool_call> is not valid.\nfill takes fill(id: ' +
-        repair.content.split('fill takes fill(id: ')[1]!.split(')')[0] +
-        '). Call it again with fixed arguments.\nWrite the call as <tool_call>{"name": "TOOL_NAME", "arguments": {…}}</tool_call>.',
+      `Your tool call was not run. ${router.reported[0]!.detail}\nfill takes fill(id: integer, text: string). Call it again with fixed arguments.\nWrite the call as <tool_call>{"name": "TOOL_NAME", "arguments": {…}}</tool_call>.`,
     );
-    expect(repair.content).toContain('text: string');
     expect(events).toContainEqual({ type: 'repair', problem: 'unparsable', name: 'fill', text: { key: 'repairUnparsable', args: ['fill'] } });
     // The prose before the markup reached the user.
     expect(events).toContainEqual({ type: 'assistant', content: 'I will fill it in.\n', toolCalls: [] });
@@ -230,8 +236,8 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
 
     expect(world.log).toEqual(['fill 1 ada@example.com']);
     const repair = wireMessages(server.chatRequests()[1]!).at(-1)!.content;
-    expect(repair).toContain('The call to fill ended inside its text argument.\nfill takes fill(id: ');
-    expect(repair).toContain('Call it again with the whole call.');
+    expect(router.reported.map((f) => f.problem)).toEqual(['cut_off']);
+    expect(repair).toBe(`Your tool call was not run. ${router.reported[0]!.detail}\nfill takes fill(id: integer, text: string). Call it again with the whole call.\nWrite the call as <tool_call>{"name": "TOOL_NAME", "arguments": {…}}</tool_call>.`);
     expect(events).toContainEqual(expect.objectContaining({ type: 'repair', problem: 'cut_off', text: { key: 'repairCutOff', args: ['fill'] } }));
   });
 });
