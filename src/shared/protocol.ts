@@ -22,8 +22,8 @@ export const AgentStatusSchema = z.object({
   step: z.number().int(),
   stepLimit: z.number().int(),
   toolMode: z.enum(['native', 'xml']).optional(),
-  toolTier: z.enum(['compact', 'full']).optional(),
   lastAction: z.string().optional(),
+  toolTier: z.enum(['compact', 'full']).optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 

@@ -102,10 +102,10 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
       {message.page && message.status !== 'streaming' && <PageCoverage coverage={message.page} />}
       {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}
-      {message.toolTier === 'compact' && <p data-testid="tool-tier" className="text-xs text-muted">{t('compactToolTier')}</p>}
-      {message.repair && <p data-testid="repair-note" className="text-xs text-muted">{shown([message.repair])}</p>}
       {message.status === 'stopped' && <p className="text-xs text-muted">{t('stopped')}</p>}
       {message.status === 'incomplete' && <p className="text-xs text-muted">{t('incomplete')}</p>}
+      {message.toolTier === 'compact' && <p data-testid="tool-tier" className="text-xs text-muted">{t('compactToolTier')}</p>}
+      {message.repair && <p data-testid="repair-note" className="text-xs text-muted">{shown([message.repair])}</p>}
       {message.error && <Notice error={message.error} onRetry={onRetry} />}
     </article>
   );

@@ -11,8 +11,8 @@ export function StatusBar() {
       {intent && <span data-testid="agent-mode" className="font-medium">{t(`mode_${intent.kind === 'action' ? 'agent' : 'answer'}`)}</span>}
       <span>{t('stepOf', [String(status.step), String(status.stepLimit)])}</span>
       {status.toolMode === 'xml' && <span>{t('textToolModeShort')}</span>}
-      {status.toolTier === 'compact' && <span data-testid="agent-tool-tier">{t('compactToolTierShort')}</span>}
       {status.lastAction && <span className="truncate">{status.lastAction}</span>}
+      {status.toolTier === 'compact' && <span data-testid="agent-tool-tier">{t('compactToolTierShort')}</span>}
     </div>
   );
 }
