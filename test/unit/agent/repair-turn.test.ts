@@ -164,7 +164,8 @@ class ReportingRouter extends LlmRouter {
     private readonly replies: string[],
     private readonly failure: (raw: string) => CallFailure,
   ) {
-    super({ provider: undefined as never, cacheKey: () => '', textModeCache: undefined as never });
+    // Everything it does goes through `inner`: it needs no provider of its own.
+    super(undefined as never);
   }
 
   override describe(model: string) {
