@@ -200,7 +200,7 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
     const world = pageWorld();
     const router = scripted(['I will fill it in.\n<tool_call>{"name": "fill", "arguments": {"id": 1 "text": "ada@example.com"}}</tool_call>', '<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "ada@example.com"}}</tool_call>', 'Your email is filled in.'], unparsable);
     const events: AgentEvent[] = [];
-    const outcome = await run(task('gemma:2b'), router, world, events);
+    const outcome = await run(task('gemma:2b', { mode: 'xml' }), router, world, events);
 
     expect(outcome).toEqual({ kind: 'answered', text: 'Your email is filled in.' });
     expect(world.fields[1]).toBe('ada@example.com');
@@ -219,7 +219,7 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
     const world = pageWorld();
     const broken = '<tool_call>{"name": "fill", "arguments": {"id": 1 "text": "x"}}</tool_call>';
     const router = scripted([broken, broken, 'never asked'], unparsable);
-    const t = task('gemma:2b');
+    const t = task('gemma:2b', { mode: 'xml' });
     const outcome = await run(t, router, world);
 
     expect(outcome).toMatchObject({ kind: 'invalid_call', text: { key: 'stopInvalidCall', args: ['fill'] } });
@@ -233,7 +233,7 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
     const cutOff = (raw: string): CallFailure => ({ problem: 'cut_off', name: 'fill', raw, detail: 'The call to fill ended inside its text argument.' });
     const router = scripted(['<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "ada@exa', '<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "ada@example.com"}}</tool_call>', 'Filled.'], cutOff);
     const events: AgentEvent[] = [];
-    await run(task('gemma:2b'), router, world, events);
+    await run(task('gemma:2b', { mode: 'xml' }), router, world, events);
 
     expect(world.log).toEqual(['fill 1 ada@example.com']);
     const repair = wireMessages(server.chatRequests()[1]!).at(-1)!.content;

@@ -165,7 +165,7 @@ describe('through the loop, against the scripted server', () => {
   test('text mode: the catalogue holds the compact set', async () => {
     const w = world();
     server.script({ text: 'Hi.' });
-    await run(task('text-model'), w);
+    await run(task('text-model', { mode: 'xml' }), w);
     const system = server.chatRequests()[0]!.body.messages[0].content as string;
     expect(system).toContain(`### ${MORE_TOOLS}`);
     expect(system).not.toContain('### press_key');
