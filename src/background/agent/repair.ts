@@ -34,7 +34,7 @@ export function problemOfCall(call: ToolCall, tools: ToolRegistry): CallProblem 
   const name = clip(call.name, MAX_NAME);
   const native = call.raw === undefined;
   const tool = tools.get(call.name);
-  // A tool the compact set held back still exists: the loop runs it and offers the whole set.
+  // Any registered tool counts, also one the compact set held back (the loop widens the set for it).
   if (!tool) return { kind: 'unknown_tool', name, detail: `There is no tool named ${JSON.stringify(name)}.`, native };
   if (call.argumentsError) return { kind: 'invalid_arguments', name, detail: `The arguments of ${name} were not a valid JSON object.`, native };
   const checked = tool.check(call.arguments);
