@@ -60,7 +60,7 @@ export class TurnRecorder {
     switch (event.type) {
       case 'step':
         Object.assign(this.status, { step: event.step, stepLimit: event.limit });
-        if (!this.current || this.current.content || this.current.toolCalls?.length) this.openAssistant();
+        if (!this.current || this.current.content || this.current.toolCalls?.length || this.current.repair) this.openAssistant();
         this.emitStatus();
         return this.publish();
       case 'tool_mode':
@@ -68,6 +68,16 @@ export class TurnRecorder {
         if (this.current) Object.assign(this.current, { toolMode: event.mode, toolModeReason: event.reason });
         this.emitStatus();
         return;
+      case 'tool_tier':
+        this.status.toolTier = event.tier;
+        if (this.current) this.current.toolTier = event.tier;
+        this.emitStatus();
+        return;
+      case 'repair': {
+        const message = this.current ?? this.openAssistant();
+        message.repair = event.text;
+        return this.publish();
+      }
       case 'retrying':
         this.status.lastAction = `Retrying in ${Math.round(event.delayMs / 1000)} s: ${event.reason}`;
         this.emitStatus();
@@ -159,7 +169,7 @@ export class TurnRecorder {
 
   /** Steps that produced neither text nor calls leave no empty bubble behind. */
   private dropEmptyAssistants(): void {
-    const keep = this.conversation.messages.filter((m) => !(m.role === 'assistant' && !m.content && !m.toolCalls?.length && !m.error));
+    const keep = this.conversation.messages.filter((m) => !(m.role === 'assistant' && !m.content && !m.toolCalls?.length && !m.error && !m.repair));
     this.conversation.messages.splice(0, this.conversation.messages.length, ...keep);
   }
 

@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ModelInfo } from '../shared/protocol';
-import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, sameServer, type ProviderKind, type Settings } from '../shared/settings';
+import { DEFAULT_SETTINGS, PROVIDER_PRESETS, ProviderKindSchema, sameServer, type ProviderKind, type Settings, type ToolTier } from '../shared/settings';
 import type { MessageKey } from '../shared/i18n';
 import { errorWords, t } from '../ui/i18n';
 import { backgroundPort, RequestError } from '../ui/port';
 import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
 import { KeyRemovalConfirm } from './KeyRemovalConfirm';
+import { ToolTierField } from './ToolTierField';
 import { reportConnection } from './connection-report';
 
 type Status =
@@ -87,6 +88,12 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
       const { [model]: _old, ...rest } = s.modelContext;
       const tokens = Math.round(Number(text));
       return { ...s, modelContext: text.trim() && tokens >= 512 ? { ...rest, [model]: Math.min(tokens, 10_000_000) } : rest };
+    });
+  /** The tool set the user picks for a model (undefined goes back to choosing by its size). */
+  const setModelToolTier = (model: string, tier: ToolTier | undefined) =>
+    setSettings((s) => {
+      const { [model]: _old, ...rest } = s.modelToolTier;
+      return { ...s, modelToolTier: tier ? { ...rest, [model]: tier } : rest };
     });
   const pickModel = (model: string) => {
     update({ model });
@@ -183,6 +190,7 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
           <span className="text-xs text-muted">{t('contextWindowHelp')}</span>
         </label>
       )}
+      {provider.model && <ToolTierField model={provider.model} tier={settings.modelToolTier[provider.model]} className={field} onTier={(tier) => setModelToolTier(provider.model, tier)} />}
       <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />
       {asking && <KeyRemovalConfirm server={stored.provider.baseUrl} onConfirm={() => asking(true)} onCancel={() => asking(false)} />}
       <div className="flex gap-2">

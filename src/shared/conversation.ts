@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LocalizedSchema } from './i18n';
+import { ToolTierSchema } from './settings';
 import { ResultPartSchema } from './tool-parts';
 
 /**
@@ -95,6 +96,10 @@ export const AssistantMessageSchema = z.object({
    * language, one paragraph each; `content` keeps the English, which history and exports use.
    */
   said: z.array(LocalizedSchema).max(20).optional(),
+  /** The tool set this step offered the model (compact for small models). */
+  toolTier: ToolTierSchema.optional(),
+  /** Set when this step's reply had a call that could not run and the model was asked to correct it: the timeline's row. */
+  repair: LocalizedSchema.optional(),
 });
 
 /** One tool call and its outcome: a row in the action timeline and a turn the model reads back. */

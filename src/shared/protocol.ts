@@ -23,6 +23,7 @@ export const AgentStatusSchema = z.object({
   stepLimit: z.number().int(),
   toolMode: z.enum(['native', 'constrained', 'xml']).optional(),
   lastAction: z.string().optional(),
+  toolTier: z.enum(['compact', 'full']).optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 

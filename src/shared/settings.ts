@@ -7,6 +7,10 @@ export type ProviderKind = z.infer<typeof ProviderKindSchema>;
 export const ToolCallModeSchema = z.enum(['auto', 'native', 'constrained', 'xml']);
 export type ToolCallMode = z.infer<typeof ToolCallModeSchema>;
 
+/** Which tools the agent offers a model: a few with short descriptions (small models choose better), or all. */
+export const ToolTierSchema = z.enum(['compact', 'full']);
+export type ToolTier = z.infer<typeof ToolTierSchema>;
+
 /** Where each provider lives when the user has not said otherwise. */
 export const PROVIDER_PRESETS: Record<ProviderKind, { baseUrl: string; needsKey: boolean }> = {
   ollama: { baseUrl: 'http://127.0.0.1:11434', needsKey: false },
@@ -39,6 +43,8 @@ export const SettingsSchema = z.object({
    * over the known-models table (for servers that say nothing, or say it wrong).
    */
   modelContext: z.record(z.string().max(300), z.number().int().min(512).max(10_000_000)).default({}),
+  /** The tool set the user chose, by model id: it wins over the choice by the model's size. */
+  modelToolTier: z.record(z.string().max(300), ToolTierSchema).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -48,6 +54,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stepLimit: 10,
   requestTimeoutMs: 120_000,
   modelContext: {},
+  modelToolTier: {},
 };
 
 /** Settings as stored: fields an older or partly written copy lacks are filled in from the defaults. */

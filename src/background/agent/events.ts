@@ -2,12 +2,19 @@ import type { ToolCallStatus, ToolModeReason } from '../../shared/conversation';
 import type { Localized } from '../../shared/i18n';
 import type { ResultPart } from '../../shared/tool-parts';
 import type { ToolCall } from '../llm/types';
+import type { ToolTier } from '../../shared/settings';
+import type { RepairKind } from './repair';
+import type { TierReason } from './tool-tier';
 
 /** What the loop reports as it goes; the turn recorder turns these into conversation state. */
 export type AgentEvent =
   | { type: 'step'; step: number; limit: number }
   | { type: 'tool_mode'; mode: 'native' | 'constrained' | 'xml'; reason: ToolModeReason }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string }
+  /** The tool set this step offers the model, and why. */
+  | { type: 'tool_tier'; tier: ToolTier; reason: TierReason }
+  /** The step's reply had a call that could not run: the model is asked once to correct it (`text` is the timeline's row). */
+  | { type: 'repair'; problem: RepairKind; name?: string; text: Localized }
   | { type: 'text'; delta: string; reset?: boolean }
   /** The model's message for this step is complete (its text and the calls it asked for). */
   | { type: 'assistant'; content: string; toolCalls: ToolCall[] }
@@ -27,7 +34,7 @@ export type AgentEvent =
     };
 
 /** Why the loop stopped before an answer; the user is told in `text`. */
-export type StopKind = 'step_limit' | 'time_limit' | 'repeat' | 'empty';
+export type StopKind = 'step_limit' | 'time_limit' | 'repeat' | 'empty' | 'invalid_call';
 
 export type AgentOutcome =
   | { kind: 'answered'; text: string }

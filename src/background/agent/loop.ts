@@ -1,17 +1,22 @@
 import { say, type Localized } from '../../shared/i18n';
-import type { ToolCallMode } from '../../shared/settings';
+import type { ToolCallMode, ToolTier } from '../../shared/settings';
 import { english } from '../english';
 import { ANSWER_RESERVE } from '../llm/context-budget';
 import { LlmError } from '../llm/errors';
 import { prepareImages } from '../llm/images';
 import type { LlmRouter } from '../llm/router';
-import type { LlmMessage, ToolCall } from '../llm/types';
-import type { TaskState, ToolRegistry } from '../tools/registry';
+import type { CallFailure } from '../llm/tool-protocol/failures';
+import type { LlmMessage, ToolCall, ToolSpec } from '../llm/types';
+import type { TaskState } from '../tools/registry';
 import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome, StopKind } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
 import { executeCall, firstLine, type CallDeps } from './execute-call';
 import { toolResultMessage } from './parts';
+import { runMoreTools, settleBroken } from './repair-calls';
+import { problemOfCall, problemOfFailure, repairMessage, repairNote, type CallProblem } from './repair';
+import { chooseTier } from './tool-tier';
+import { MORE_TOOLS, ToolOffer } from './tool-offer';
 
 export interface AgentLimits {
   stepLimit: number;
@@ -26,7 +31,6 @@ export const DEFAULT_LIMITS: AgentLimits = { stepLimit: 10, wallClockMs: 5 * 60_
 
 export interface AgentDeps extends Omit<CallDeps, 'dedup' | 'limits'> {
   router: LlmRouter;
-  tools: ToolRegistry;
   emit(event: AgentEvent): void;
   now?: () => number;
 }
@@ -41,6 +45,8 @@ export interface AgentTask {
   /** The run's permission scope (its tabs); a fresh one on `tabId` when not given. */
   scope?: TaskState;
   limits?: Partial<AgentLimits>;
+  /** The tool set the user chose for this model; by the model's size when unset. */
+  toolTier?: ToolTier;
 }
 
 const EMPTY_NUDGE =
@@ -55,12 +61,15 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   const limits = { ...DEFAULT_LIMITS, ...task.limits };
   const now = deps.now ?? Date.now;
   const startedAt = now();
-  const specs = deps.tools.specs();
   const dedup = new DedupWindow(limits.dedupWindow);
   const repeats = new RepeatGuard();
   const callDeps: CallDeps = { ...deps, dedup, limits };
   const caps = await deps.router.describe(task.model);
+  const tier = chooseTier(task.model, caps, task.toolTier);
+  const offer = new ToolOffer(deps.tools, tier.tier);
   let emptyReplies = 0;
+  // The previous step was a repair turn: a second broken call in a row ends the task.
+  let repairing = false;
   const state: TaskState = task.scope ?? { tabId: task.tabId, startTabId: task.tabId, openedTabs: new Set() };
   // The user's words and the untrusted words (pages, tool results) of this task, for the gate.
   const context = () => {
@@ -74,7 +83,9 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       return stop('time_limit', say('stopTimeLimit', Math.round(limits.wallClockMs / 1000)));
     }
     deps.emit({ type: 'step', step, limit: limits.stepLimit });
+    deps.emit({ type: 'tool_tier', tier: offer.tier, reason: offer.widened ? 'asked_for_more' : tier.reason });
 
+    const specs = offer.specs();
     // Images the router will not send are not counted against the context either.
     const messages = fitToBudget(prepareImages(task.messages, caps.vision === true), caps.contextLength - ANSWER_RESERVE, specs);
     const reply = await callModel(deps, { model: task.model, messages, tools: specs }, task.mode, signal);
@@ -82,7 +93,7 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
     task.messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.calls });
     deps.emit({ type: 'assistant', content: reply.text, toolCalls: reply.calls });
 
-    if (!reply.calls.length) {
+    if (!reply.calls.length && !reply.failures.length) {
       if (reply.text.trim()) return { kind: 'answered', text: reply.text };
       if (++emptyReplies > 1) {
         return stop('empty', say('stopEmpty'));
@@ -91,7 +102,23 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       continue;
     }
 
+    let broken: CallProblem | undefined;
     for (const call of reply.calls) {
+      if (broken) {
+        task.messages.push(settleBroken(call, undefined, deps.emit));
+        continue;
+      }
+      if (call.name === MORE_TOOLS) {
+        task.messages.push(runMoreTools(call, offer, deps.emit));
+        continue;
+      }
+      // A tool the compact set held back, which the model knew of: the whole set from now on.
+      if (offer.holdsBack(call.name)) offer.expand();
+      broken = problemOfCall(call, deps.tools);
+      if (broken) {
+        task.messages.push(settleBroken(call, { problem: broken, message: repairMessage(broken, offer) }, deps.emit));
+        continue;
+      }
       const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
       // The model reads every result as fenced data, images beside it; the user's timeline shows it as it is.
       task.messages.push(toolResultMessage(call, result.text, result.images));
@@ -105,6 +132,15 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
         return stop('repeat', say('stopRepeat', stuck.join(' → ')));
       }
     }
+
+    // A native call was answered in place (its result is the repair); a text failure is answered in a message.
+    const failure = reply.failures[0];
+    const textProblem = !broken && failure ? problemOfFailure(failure) : undefined;
+    broken ??= textProblem;
+    if (broken && repairing) return stop('invalid_call', say('stopInvalidCall', broken.name ?? '?'));
+    if (textProblem) task.messages.push({ role: 'user', content: repairMessage(textProblem, offer) });
+    if (broken) deps.emit({ type: 'repair', problem: broken.kind, ...(broken.name !== undefined ? { name: broken.name } : {}), text: repairNote(broken) });
+    repairing = broken !== undefined;
   }
   return stop('step_limit', say('stopStepLimit', limits.stepLimit));
 }
@@ -114,9 +150,10 @@ function stop(kind: StopKind, text: Localized): AgentOutcome {
   return { kind, message: english(text), text };
 }
 
-async function callModel(deps: AgentDeps, request: { model: string; messages: LlmMessage[]; tools: ReturnType<ToolRegistry['specs']> }, mode: ToolCallMode, signal: AbortSignal) {
+async function callModel(deps: AgentDeps, request: { model: string; messages: LlmMessage[]; tools: ToolSpec[] }, mode: ToolCallMode, signal: AbortSignal) {
   let text = '';
   const calls: ToolCall[] = [];
+  const failures: CallFailure[] = [];
   try {
     for await (const event of deps.router.chat(request, mode, signal)) {
       if (event.type === 'text') {
@@ -124,13 +161,15 @@ async function callModel(deps: AgentDeps, request: { model: string; messages: Ll
         deps.emit(event.reset ? { type: 'text', delta: event.delta, reset: true } : { type: 'text', delta: event.delta });
       } else if (event.type === 'tool_call') {
         calls.push(event.call);
+      } else if (event.type === 'tool_call_invalid') {
+        failures.push(event.failure);
       } else if (event.type === 'tool_mode' || event.type === 'retrying') {
         deps.emit(event);
       }
     }
   } catch (error) {
-    if (signal.aborted || (error instanceof LlmError && error.code === 'aborted')) return { text, calls: [] };
+    if (signal.aborted || (error instanceof LlmError && error.code === 'aborted')) return { text, calls: [], failures: [] };
     throw error;
   }
-  return { text, calls };
+  return { text, calls, failures };
 }

@@ -8,6 +8,10 @@ export interface ModelCapabilities {
   vision?: boolean;
   contextLength: number;
   source: 'server' | 'table' | 'default';
+  /** Billions of parameters, where the server says (Ollama's details.parameter_size). */
+  parameterBillions?: number;
+  /** The model's family, where the server says (Ollama's details.family). */
+  family?: string;
 }
 
 /** A context length to assume when nobody says: small enough not to overflow small local models. */

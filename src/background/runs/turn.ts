@@ -224,6 +224,7 @@ export class TurnRunner {
         mode: session.settings.toolCallMode,
         messages: [{ role: 'system', content: systemPrompt(withTabs(AGENT_PROMPT, message.tabs), page?.page) }, ...history, { role: 'user', content: message.content }],
         scope: run.scope,
+        toolTier: session.settings.modelToolTier[session.model],
         limits: { stepLimit: run.budget.steps ?? session.settings.stepLimit, ...(run.budget.wallClockMs ? { wallClockMs: run.budget.wallClockMs } : {}) },
       },
       {

@@ -60,6 +60,7 @@ export function createPageTools(deps: PageToolDeps) {
   return [
     defineTool({
       name: 'read_page',
+      brief: 'Read the page: its text and the elements with their [id]s.',
       description: 'Read the current page: its text and the interactive elements with their [id]s. Use offset to read further when the text was cut, or region (a CSS selector) to read one part.',
       input: z.object({
         offset: z.coerce.number().int().min(0).optional().describe('Continue the text from this character offset (given when the text was cut).'),
@@ -78,6 +79,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'click',
+      brief: 'Click the element with this [id].',
       description: 'Click an element (link, button, checkbox, menu item…) by its [id].',
       input: z.object({ id, reason }),
       risk: 'interact',
@@ -86,6 +88,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'fill',
+      brief: 'Type text into the field with this [id].',
       description: 'Type text into a text field, text area or editable element by its [id], replacing what it holds.',
       input: z.object({ id, text: z.string().describe('The text to type.'), reason }),
       risk: 'interact',
@@ -94,6 +97,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'select_option',
+      brief: 'Choose an option of the drop-down with this [id].',
       description: 'Choose an option of a drop-down list (<select>) by its [id], giving the option’s visible text or value.',
       input: z.object({ id, option: z.string().describe('The option’s text or value.'), reason }),
       risk: 'interact',
@@ -102,6 +106,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'set_checked',
+      fullOnly: true,
       description: 'Check or uncheck a checkbox, radio button or switch by its [id].',
       input: z.object({ id, checked: looseBoolean.describe('true to check, false to uncheck.'), reason }),
       risk: 'interact',
@@ -110,6 +115,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'press_key',
+      fullOnly: true,
       description: 'Press a key (Enter, Escape, Tab, ArrowDown, a letter…) in the element with [id], or in the focused element if no id is given.',
       input: z.object({ key: z.string().describe('The key name, e.g. Enter.'), id: id.optional(), reason }),
       risk: 'interact',
@@ -119,6 +125,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'scroll',
+      brief: 'Scroll the page (default: down).',
       description: 'Scroll the page up, down, to the top or bottom, or bring the element with [id] into view. Use it to load more items on endless lists.',
       input: z.object({ direction: z.enum(['up', 'down', 'top', 'bottom']).optional().describe('Default: down.'), id: id.optional() }),
       risk: 'interact',
@@ -128,6 +135,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'hover',
+      fullOnly: true,
       description: 'Move the mouse over an element by its [id] (opens hover menus and tooltips).',
       input: z.object({ id }),
       risk: 'interact',
@@ -136,6 +144,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'submit_form',
+      fullOnly: true,
       description: 'Submit the form that contains the element with [id] (a field or the form’s button).',
       input: z.object({ id, reason }),
       risk: 'sensitive',
@@ -144,6 +153,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'wait_for',
+      fullOnly: true,
       description: 'Wait until some text or a CSS selector appears on the page (after an action that loads content).',
       input: z.object({
         text: z.string().optional(),
@@ -164,6 +174,7 @@ export function createPageTools(deps: PageToolDeps) {
     }),
     defineTool({
       name: 'recall_page',
+      fullOnly: true,
       description: 'Read again a page you read earlier in this conversation, by its URL, even if the tab has moved on.',
       input: z.object({ url: z.string() }),
       risk: 'read',

@@ -57,6 +57,10 @@ interface ToolBase {
    * stops changing.
    */
   repeatable?: boolean;
+  /** Offered only in the full tool set: a small model's compact set leaves it out until it asks for more tools. */
+  fullOnly?: boolean;
+  /** A shorter description, for the compact tool set. */
+  brief?: string;
 }
 
 /** A tool whose input is a zod schema: the handler's arguments are typed by it. */

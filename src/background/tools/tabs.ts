@@ -56,6 +56,7 @@ export function createTabTools(deps: TabToolDeps) {
   return [
     defineTool({
       name: 'list_tabs',
+      fullOnly: true,
       description: 'List the open tabs of this window with their tab_id, title and URL; the current one is marked.',
       input: z.object({}),
       risk: 'read',
@@ -70,6 +71,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'navigate',
+      brief: 'Load a URL in this tab.',
       description: 'Load a URL in the current tab.',
       input: z.object({ url: webUrl, reason: z.string().optional() }),
       risk: 'navigate',
@@ -84,6 +86,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'open_tab',
+      fullOnly: true,
       description: 'Open a URL in a new tab and continue working there.',
       input: z.object({ url: webUrl, reason: z.string().optional() }),
       risk: 'navigate',
@@ -101,6 +104,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'switch_tab',
+      fullOnly: true,
       description: 'Switch to another open tab (tab_id from list_tabs) and continue working there.',
       input: z.object({ tab_id: z.coerce.number().int() }),
       risk: 'navigate',
@@ -114,6 +118,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'close_tab',
+      fullOnly: true,
       description: 'Close a tab that you opened during this task (tab_id).',
       input: z.object({ tab_id: z.coerce.number().int() }),
       risk: 'navigate',
@@ -138,6 +143,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'go_back',
+      fullOnly: true,
       description: 'Go back to the previous page in the current tab.',
       input: z.object({}),
       risk: 'navigate',
@@ -152,6 +158,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'go_forward',
+      fullOnly: true,
       description: 'Go forward to the next page in the current tab’s history.',
       input: z.object({}),
       risk: 'navigate',
@@ -166,6 +173,7 @@ export function createTabTools(deps: TabToolDeps) {
     }),
     defineTool({
       name: 'reload',
+      fullOnly: true,
       description: 'Reload the current page.',
       input: z.object({}),
       risk: 'navigate',

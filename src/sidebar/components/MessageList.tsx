@@ -118,6 +118,8 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
       )}
       {message.status === 'stopped' && <p className="text-xs text-muted">{t('stopped')}</p>}
       {message.status === 'incomplete' && <p className="text-xs text-muted">{t('incomplete')}</p>}
+      {message.toolTier === 'compact' && <p data-testid="tool-tier" className="text-xs text-muted">{t('compactToolTier')}</p>}
+      {message.repair && <p data-testid="repair-note" className="text-xs text-muted">{shown([message.repair])}</p>}
       {message.error && <Notice error={message.error} onRetry={onRetry} />}
     </article>
   );

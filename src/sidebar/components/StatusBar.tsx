@@ -13,6 +13,7 @@ export function StatusBar() {
       {status.toolMode === 'xml' && <span>{t('textToolModeShort')}</span>}
       {status.toolMode === 'constrained' && <span>{t('constrainedToolModeShort')}</span>}
       {status.lastAction && <span className="truncate">{status.lastAction}</span>}
+      {status.toolTier === 'compact' && <span data-testid="agent-tool-tier">{t('compactToolTierShort')}</span>}
     </div>
   );
 }

@@ -51,7 +51,7 @@ export function ollamaTags(res: ServerResponse, models: ModelSpec[]): void {
       modified_at: stamp(),
       size: 2_000_000_000,
       digest: 'sha256:0000',
-      details: { format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '3B', quantization_level: 'Q4_K_M' },
+      details: { format: 'gguf', family: 'llama', families: ['llama'], parameter_size: m.parameterSize ?? '3B', quantization_level: 'Q4_K_M' },
     })),
   });
 }
@@ -62,7 +62,7 @@ export function ollamaShow(res: ServerResponse, model: ModelSpec): void {
     modelfile: '',
     parameters: '',
     template: '{{ .Prompt }}',
-    details: { format: 'gguf', family: 'llama', parameter_size: '3B', quantization_level: 'Q4_K_M' },
+    details: { format: 'gguf', family: 'llama', parameter_size: model.parameterSize ?? '3B', quantization_level: 'Q4_K_M' },
     model_info: { 'general.architecture': 'llama', 'llama.context_length': model.contextLength ?? 131_072 },
     capabilities,
     modified_at: stamp(),

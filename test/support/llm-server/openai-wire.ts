@@ -32,7 +32,7 @@ export async function streamOpenAi(res: ServerResponse, { reply, request }: Turn
   }
   if (cut) return cutConnection(res);
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
-    const args = JSON.stringify(call.arguments);
+    const args = call.rawArguments ?? JSON.stringify(call.arguments);
     const callId = `call_${Math.random().toString(36).slice(2, 10)}`;
     send(chunk(id, model, { tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] }));
     // Arguments arrive in fragments, as real servers send them.
@@ -49,7 +49,7 @@ export async function streamOpenAi(res: ServerResponse, { reply, request }: Turn
 
 export function completeOpenAi(res: ServerResponse, { reply, request }: Turn): void {
   const usage = reply.usage ?? { promptTokens: 10, completionTokens: 5 };
-  const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+  const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${i}`, type: 'function', function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments) } }));
   sendJson(res, 200, {
     id: 'chatcmpl-1',
     object: 'chat.completion',

@@ -4,6 +4,8 @@ import type { ReceivedImage } from './images';
 export interface ScriptedToolCall {
   name: string;
   arguments: Record<string, unknown>;
+  /** OpenAI wire only: the arguments string sent instead of `arguments` as JSON (to send broken JSON). */
+  rawArguments?: string;
 }
 
 export type Fault =
@@ -62,6 +64,8 @@ export interface ModelSpec {
   /** Said by Ollama's /api/show, and by /v1/models as OpenRouter does (input_modalities), when set. */
   vision?: boolean;
   contextLength?: number;
+  /** Ollama's details.parameter_size in /api/show and /api/tags (default "3B"). */
+  parameterSize?: string;
   /** As an Ollama with this model loaded: /api/ps lists it with this context length (no model with it: no /api/ps). */
   loadedContext?: number;
 }

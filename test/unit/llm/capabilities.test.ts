@@ -50,3 +50,15 @@ test('the mode cache is bounded: the model learnt longest ago rolls off, a model
   const after = new ModeCache(storage, 3);
   expect(await Promise.all(['a', 'b', 'c', 'd'].map((m) => after.modeOf(m)))).toEqual(['constrained', undefined, 'xml', 'xml']);
 });
+
+test('/api/show details give the size in billions and the family; a size that is not a size is left out', () => {
+  const show = (parameter_size: unknown, family: unknown = 'qwen2') => capabilitiesFromShow({ capabilities: ['completion', 'tools'], model_info: {}, details: { parameter_size, family } }, 'm');
+  expect(show('7.6B')).toMatchObject({ parameterBillions: 7.6, family: 'qwen2' });
+  expect(show('270M').parameterBillions).toBeCloseTo(0.27);
+  expect(show(' 70B ').parameterBillions).toBe(70);
+  expect(show('1.2T').parameterBillions).toBe(1200);
+  for (const junk of ['', 'big', '7.6', 7.6, null, '9'.repeat(40) + 'B']) expect(show(junk).parameterBillions).toBeUndefined();
+  expect(show('3B', 42)).not.toHaveProperty('family');
+  // Without a capabilities list (older servers), the size still counts.
+  expect(capabilitiesFromShow({ details: { parameter_size: '3B' } }, 'qwen2.5:3b')).toMatchObject({ parameterBillions: 3, source: 'table' });
+});

@@ -205,6 +205,26 @@ test('a context window set for the chosen model is saved for that model only; em
   expect(saved()[1]!.modelContext).toEqual({ 'other:7b': 2048 });
 });
 
+test('the tool set chosen for the model is saved for that model only; back on automatic, it is chosen by size again', async () => {
+  await renderForm({ modelToolTier: { 'other:70b': 'compact' } }, { model: 'qwen2.5:3b' });
+  const field = el<HTMLSelectElement>('tool-tier');
+  expect(field.value).toBe('auto');
+  expect(screen.getByText('Tools offered to qwen2.5:3b')).toBeTruthy();
+  expect([...field.options].map((o) => o.textContent)).toEqual(['By the model\'s size (compact up to 8B)', 'Compact: the main tools, more on request', 'Full: every tool']);
+  fireEvent.change(field, { target: { value: 'full' } });
+  await act(async () => {
+    fireEvent.click(el('save'));
+  });
+  await waitFor(() => expect(statusText()).toBe('Settings saved.'));
+  expect(saved()[0]!.modelToolTier).toEqual({ 'other:70b': 'compact', 'qwen2.5:3b': 'full' });
+  fireEvent.change(el('tool-tier'), { target: { value: 'auto' } });
+  await act(async () => {
+    fireEvent.click(el('save'));
+  });
+  await waitFor(() => expect(saved()).toHaveLength(2));
+  expect(saved()[1]!.modelToolTier).toEqual({ 'other:70b': 'compact' });
+});
+
 test('a step limit outside the schema’s bounds is refused before anything is saved', async () => {
   await renderForm();
   fireEvent.change(el('step-limit'), { target: { value: '30' } });

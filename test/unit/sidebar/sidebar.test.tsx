@@ -405,6 +405,16 @@ test('the status bar shows the mode, step n of the limit and the last action whi
   expect(screen.queryByTestId('agent-status')).toBeNull();
 });
 
+test('a repaired step shows what happened in words, and a compact tool set says so under the message and in the status bar', async () => {
+  const repaired = { ...assistant('a1', ''), toolTier: 'compact' as const, repair: { key: 'repairUnknownTool' as const, args: ['tick_box'] } };
+  current = conversation([{ ...user('u1', 'Tick the box'), intent: { kind: 'action', reason: 'asks to act', by: 'rules' } }, repaired, { ...assistant('a2', 'Ticked.'), toolTier: 'full' as const }]);
+  await renderApp();
+  expect(screen.getAllByTestId('repair-note').map((n) => n.textContent)).toEqual(['The model called a tool that does not exist (tick_box); it was asked once to correct the call.']);
+  expect(screen.getAllByTestId('tool-tier').map((n) => n.textContent)).toEqual(['This model is offered a compact set of tools.']);
+  act(() => background.emit({ type: 'agent/status', status: { conversationId: 'c1', running: true, step: 2, stepLimit: 10, toolTier: 'compact' } }));
+  expect(within(screen.getByRole('status')).getByTestId('agent-tool-tier').textContent).toBe('compact tools');
+});
+
 test('a tool row shows a returned image as a thumbnail from its own bytes, and structured data as a summary', async () => {
   const hostileAlt = '<img src=x onerror="alert(1)"> chart';
   const shot = {

@@ -105,17 +105,33 @@ async function* streamChat(
 }
 
 /** /api/show lists capabilities ("tools", "vision") and the context length under "<arch>.context_length". */
-export function capabilitiesFromShow(shown: { capabilities?: string[]; model_info?: unknown }, model: string): ModelCapabilities {
+export function capabilitiesFromShow(shown: { capabilities?: string[]; model_info?: unknown; details?: unknown }, model: string): ModelCapabilities {
   const info = (shown.model_info ?? {}) as Record<string, unknown>;
   const lengthKey = Object.keys(info).find((k) => k.endsWith('.context_length'));
   const contextLength = lengthKey ? Number(info[lengthKey]) : NaN;
   const fallback = capabilitiesFromTable(model);
-  if (!Array.isArray(shown.capabilities)) return { ...fallback, ...(contextLength > 0 ? { contextLength } : {}) };
+  const size = sizeOf(shown.details);
+  if (!Array.isArray(shown.capabilities)) return { ...fallback, ...(contextLength > 0 ? { contextLength } : {}), ...size };
   return {
     tools: shown.capabilities.includes('tools'),
     vision: shown.capabilities.includes('vision'),
     contextLength: contextLength > 0 ? contextLength : fallback.contextLength,
     source: 'server',
+    ...size,
+  };
+}
+
+const PARAMETER_SIZE = /^\s*(\d{1,5}(?:\.\d{1,3})?)\s*([KMBT])\s*$/i;
+const BILLIONS_PER_UNIT: Record<string, number> = { K: 1e-6, M: 1e-3, B: 1, T: 1e3 };
+
+/** `details.parameter_size` ("3.2B", "270M") and `details.family`, where /api/show gives them. */
+function sizeOf(details: unknown): Pick<ModelCapabilities, 'parameterBillions' | 'family'> {
+  if (!details || typeof details !== 'object') return {};
+  const { parameter_size: size, family } = details as { parameter_size?: unknown; family?: unknown };
+  const match = typeof size === 'string' && size.length < 20 ? PARAMETER_SIZE.exec(size) : null;
+  return {
+    ...(match ? { parameterBillions: Number(match[1]) * BILLIONS_PER_UNIT[match[2]!.toUpperCase()]! } : {}),
+    ...(typeof family === 'string' && family ? { family: family.slice(0, 60) } : {}),
   };
 }
 
