@@ -7,6 +7,8 @@ import { prepareImages } from '../llm/images';
 import type { LlmRouter } from '../llm/router';
 import type { LlmMessage, ToolCall } from '../llm/types';
 import type { TaskState, ToolRegistry } from '../tools/registry';
+import { lookCall, VisionFallback, type PageLooker } from '../vision/fallback';
+import { offeredTools } from '../vision/offer';
 import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome, StopKind } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
@@ -29,6 +31,8 @@ export interface AgentDeps extends Omit<CallDeps, 'dedup' | 'limits'> {
   tools: ToolRegistry;
   emit(event: AgentEvent): void;
   now?: () => number;
+  /** The page's layout facts, for looking at it without being asked (vision models only). */
+  vision?: PageLooker;
 }
 
 export interface AgentTask {
@@ -55,11 +59,13 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   const limits = { ...DEFAULT_LIMITS, ...task.limits };
   const now = deps.now ?? Date.now;
   const startedAt = now();
-  const specs = deps.tools.specs();
+  const caps = await deps.router.describe(task.model);
+  const tools = offeredTools(deps.tools, caps);
+  const specs = tools.specs();
   const dedup = new DedupWindow(limits.dedupWindow);
   const repeats = new RepeatGuard();
-  const callDeps: CallDeps = { ...deps, dedup, limits };
-  const caps = await deps.router.describe(task.model);
+  const callDeps: CallDeps = { ...deps, tools, dedup, limits };
+  const fallback = caps.vision === true && deps.vision ? new VisionFallback(deps.vision) : undefined;
   let emptyReplies = 0;
   const state: TaskState = task.scope ?? { tabId: task.tabId, startTabId: task.tabId, openedTabs: new Set() };
   // The user's words and the untrusted words (pages, tool results) of this task, for the gate.
@@ -74,6 +80,18 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       return stop('time_limit', say('stopTimeLimit', Math.round(limits.wallClockMs / 1000)));
     }
     deps.emit({ type: 'step', step, limit: limits.stepLimit });
+
+    // A page the text cannot describe, or actions that keep failing: the agent looks first.
+    const lookReason = await fallback?.due(state.tabId);
+    if (lookReason) {
+      const call = lookCall(lookReason);
+      task.messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+      deps.emit({ type: 'assistant', content: '', toolCalls: [call] });
+      const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
+      task.messages.push(toolResultMessage(call, result.text, result.images));
+      fallback!.saw(call, result.ok);
+      if (signal.aborted) return { kind: 'stopped' };
+    }
 
     // Images the router will not send are not counted against the context either.
     const messages = fitToBudget(prepareImages(task.messages, caps.vision === true), caps.contextLength - ANSWER_RESERVE, specs);
@@ -95,11 +113,12 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
       // The model reads every result as fenced data, images beside it; the user's timeline shows it as it is.
       task.messages.push(toolResultMessage(call, result.text, result.images));
+      fallback?.saw(call, result.ok);
       if (signal.aborted) return { kind: 'stopped' };
       if (result.final) return { kind: 'done', summary: result.text };
       if (result.question) return { kind: 'asked_user', question: result.question };
       // A repeatable call (scroll…) is the same step again only if it changed nothing.
-      const outcome = deps.tools.get(call.name)?.repeatable ? ` → ${firstLine(result.text)}` : '';
+      const outcome = tools.get(call.name)?.repeatable ? ` → ${firstLine(result.text)}` : '';
       const stuck = repeats.record(signatureOf(call.name, call.arguments) + outcome);
       if (stuck) {
         return stop('repeat', say('stopRepeat', stuck.join(' → ')));

@@ -5,6 +5,7 @@
  */
 import { ELEMENT_TOOLS, TabAgent, type TabsApi } from '../../../src/background/page/tab-agent';
 import { createPageTools } from '../../../src/background/tools/page';
+import { createVisionTools } from '../../../src/background/tools/vision';
 import { PAGE_AGENT_VERSION, type ContentRequest } from '../../../src/shared/content-protocol';
 
 function fakeTabs(answers: Partial<Record<ContentRequest['type'], unknown>>) {
@@ -65,6 +66,7 @@ test('a failed inspection is the action’s answer, and nothing is sent', async 
 });
 
 test('every page tool that acts is inspected by the gate', () => {
-  const tools = createPageTools({ agent: {} as never, reader: {} as never }).filter((t) => t.risk !== 'read');
+  const deps = { agent: {} as never, reader: {} as never, tabs: {} as never };
+  const tools = [...createPageTools(deps), ...createVisionTools(deps)].filter((t) => t.risk !== 'read');
   expect(tools.map((t) => t.name).sort()).toEqual([...ELEMENT_TOOLS].sort());
 });
