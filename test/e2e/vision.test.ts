@@ -83,3 +83,174 @@ test('a canvas page the DOM reader cannot describe: the agent looks by itself, t
     ['done', 'done'],
   ]);
 });
+
+/** The mark the legend beside the latest screenshot gives an element with this role and (empty) name. */
+function markOf(request: RecordedRequest, role: string, name: string): number {
+  const found = [...transcript(request).matchAll(new RegExp(`^\\[(\\d+)\\] ${role} ${JSON.stringify(name).replace(/[[\]]/g, '\\$&')}$`, 'gm'))].at(-1);
+  if (!found) throw new Error(`No mark for ${role} ${JSON.stringify(name)} in the legend.`);
+  return Number(found[1]);
+}
+
+/** The colour of one pixel of a JPEG, decoded by Firefox in `page`. */
+function pixelOf(page: Page, jpeg: Buffer, x: number, y: number): Promise<number[]> {
+  return page.evaluate(
+    async (data, px, py) => {
+      const image = new Image();
+      image.src = `data:image/jpeg;base64,${data}`;
+      await image.decode();
+      const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(image, 0, 0);
+      return Array.from(ctx.getImageData(px, py, 1, 1).data.slice(0, 3));
+    },
+    jpeg.toString('base64'),
+    x,
+    y,
+  );
+}
+
+test('a mark drawn on the screenshot is clicked by its number: the unnamed icon button, which the legend lists', async () => {
+  const page = await h.openPage('/canvas-app.html');
+  await page.setViewport({ width: 1280, height: 800 });
+  const asked: RecordedRequest[] = [];
+  h.llm.script(
+    seeing((request) => {
+      asked.push(request);
+      return { toolCalls: [{ name: 'click_at', arguments: { mark: markOf(request, 'button', ''), reason: 'open the menu' } }] };
+    }),
+    finish('Opened the menu.'),
+  );
+  await h.sidebar.runTask('Open the menu');
+
+  expect(await clicksOn(page)).toEqual(['menu']);
+  // The mark is painted on the copy sent (a box on the button at 960,40 and its number's label above it), never on the page.
+  const jpeg = asked[0]!.images[0]!.bytes;
+  const label = await pixelOf(page, jpeg, 961, 30);
+  const box = await pixelOf(page, jpeg, 961, 64);
+  for (const [r, g, b] of [label, box]) expect({ r: r! > 150, g: g! < 110, b: b! < 160 }).toEqual({ r: true, g: true, b: true });
+  await new Promise((r) => setTimeout(r, 800)); // the action's own highlight is gone by then
+  expect(await page.evaluate(() => Array.from(document.querySelectorAll('body *'), (el) => el.tagName))).toEqual(['CANVAS', 'BUTTON', 'DIV', 'SCRIPT']);
+});
+
+test('device pixel ratio 2, page zoom and a scrolled page: the point the model reads from the screenshot lands on the painted button', async () => {
+  const page = await h.openPage('/canvas-app.html');
+  await page.setViewport({ width: 1000, height: 700, deviceScaleFactor: 2 });
+  const zoom = (factor: number) =>
+    h.sidebar.page.evaluate(
+      async (u, z) => {
+        const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id: number; url?: string }[]>; setZoom(id: number, z: number): Promise<void> } } }).browser;
+        const tab = (await api.tabs.query({})).find((t) => t.url === u);
+        await api.tabs.setZoom(tab!.id, z);
+      },
+      page.url(),
+      factor,
+    );
+  await zoom(1.25);
+  try {
+    await zoomedAndScrolled(page);
+  } finally {
+    // Firefox keeps a zoom per site: the next tests start at 100 %.
+    await zoom(1);
+  }
+});
+
+async function zoomedAndScrolled(page: Page) {
+  await page.evaluate(() => window.scrollTo(0, 200));
+  const view = await page.evaluate(() => ({ width: innerWidth, height: innerHeight, dpr: devicePixelRatio, scrollY }));
+  // The zoom shows in the CSS viewport (1000 × 700 device-independent pixels at 125 %); the ratio is at least the 2 set.
+  expect(view).toMatchObject({ width: 800, height: 560, scrollY: 200 });
+  expect(view.dpr).toBeGreaterThanOrEqual(2);
+  // "Empty cart" is painted at (60…300, 300…390) of the canvas at (30, 40): its centre is 200 px higher in the scrolled view.
+  const emptyCart = { x: 30 + 180, y: 40 + 345 - 200 };
+  const asked: RecordedRequest[] = [];
+  h.llm.script(
+    seeing((request) => {
+      asked.push(request);
+      return { toolCalls: [{ name: 'click_at', arguments: { ...inScreenshot(request, view, emptyCart), reason: 'empty the cart' } }] };
+    }),
+    finish('Emptied the cart.'),
+  );
+  await h.sidebar.runTask('Press Empty cart');
+
+  expect(await clicksOn(page)).toEqual(['Empty cart']);
+  // 800 CSS pixels at a ratio of 2 or more are at least 1600 device pixels: sent at 1280 on the long side.
+  expect(screenshotIn(asked[0]!)).toMatchObject({ width: 1280, height: 896 });
+}
+
+test('elements in an open shadow root and a same-origin frame are found at their points, typed into and clicked', async () => {
+  const page = await h.openPage('/shadow-iframe.html');
+  await page.setViewport({ width: 1280, height: 800 });
+  await page.evaluate(() => {
+    const log = document.getElementById('log')!;
+    (window as unknown as { logs: string[] }).logs = [];
+    new MutationObserver(() => (window as unknown as { logs: string[] }).logs.push(log.textContent ?? '')).observe(log, { childList: true, characterData: true, subtree: true });
+  });
+  const view = await viewOf(page);
+  const points = await page.evaluate(() => {
+    const centre = (r: DOMRect, dx = 0, dy = 0) => ({ x: dx + r.left + r.width / 2, y: dy + r.top + r.height / 2 });
+    const frame = document.getElementById('same') as HTMLIFrameElement;
+    const f = frame.getBoundingClientRect();
+    const inner = (id: string) => centre(frame.contentDocument!.getElementById(id)!.getBoundingClientRect(), f.left + frame.clientLeft, f.top + frame.clientTop);
+    return { upgrade: centre(document.querySelector('settings-card')!.shadowRoot!.getElementById('upgrade')!.getBoundingClientRect()), nick: inner('nick'), save: inner('save') };
+  });
+  h.llm.script(
+    { toolCalls: [{ name: 'look', arguments: { reason: 'see the settings' } }] },
+    seeing((request) => ({
+      toolCalls: [
+        { name: 'click_at', arguments: { ...inScreenshot(request, view, points.upgrade), reason: 'upgrade' } },
+        { name: 'type_at', arguments: { ...inScreenshot(request, view, points.nick), text: 'Ada', reason: 'nickname' } },
+        { name: 'click_at', arguments: { ...inScreenshot(request, view, points.save), reason: 'save' } },
+      ],
+    })),
+    finish('Upgraded and saved your nickname.'),
+  );
+  await h.sidebar.runTask('Click Upgrade plan, then type Ada as my nickname and save it');
+
+  expect(await page.evaluate(() => (window as unknown as { logs: string[] }).logs)).toEqual(['upgrade clicked', 'saved Ada']);
+  expect((await h.sidebar.toolRows()).map((r) => [r.tool, r.status])).toEqual([
+    ['look', 'done'],
+    ['click_at', 'done'],
+    ['type_at', 'done'],
+    ['click_at', 'done'],
+    ['done', 'done'],
+  ]);
+});
+
+test('a model without vision: no image in any request, no vision tool offered, and a look it calls anyway is refused', async () => {
+  await useModel(TEXT_ONLY);
+  const page = await h.openPage('/canvas-app.html');
+  await page.setViewport({ width: 1280, height: 800 });
+  h.llm.script({ toolCalls: [{ name: 'look', arguments: {} }] }, finish('I cannot see this page.'));
+  await h.sidebar.runTask('Press Checkout in this shop');
+
+  const requests = h.llm.chatRequests();
+  expect(requests).toHaveLength(2);
+  for (const request of requests) {
+    expect(request.images).toEqual([]);
+    const names = (request.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(names).toContain('click');
+    expect(names.filter((n) => ['look', 'click_at', 'type_at', 'hover_at'].includes(n))).toEqual([]);
+  }
+  expect(transcript(requests[1]!)).toContain('There is no tool named "look"');
+  expect(await clicksOn(page)).toEqual([]);
+});
+
+test('a sensitive site: the screenshot is asked first, and a denial sends no image', async () => {
+  await portRequest(h.sidebar.page, { type: 'sensitive-sites/set', origins: [h.site.url] });
+  try {
+    const page = await h.openPage('/canvas-app.html');
+    await page.setViewport({ width: 1280, height: 800 });
+    h.llm.script((request) => ({ text: /did not allow/.test(transcript(request)) ? 'Understood: no screenshot.' : 'I looked anyway.' }));
+    await h.sidebar.send('Press Checkout in this shop');
+    const asked = await h.sidebar.readQuestion('look');
+    expect(asked.risk).toBe('sensitive');
+    expect(asked.canAlways).toBe(false);
+    await h.sidebar.answerPermission('look', 'deny');
+    await h.sidebar.waitForAnswer('Understood: no screenshot.');
+    await h.sidebar.waitForIdle();
+    expect(h.llm.chatRequests().flatMap((r) => r.images)).toEqual([]);
+    expect(await h.sidebar.toolRows()).toEqual([{ tool: 'look', status: 'denied' }]);
+  } finally {
+    await portRequest(h.sidebar.page, { type: 'sensitive-sites/set', origins: [] });
+  }
+});
