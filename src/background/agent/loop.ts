@@ -8,7 +8,7 @@ import type { LlmRouter } from '../llm/router';
 import type { LlmMessage, ToolCall } from '../llm/types';
 import type { TaskState, ToolRegistry } from '../tools/registry';
 import { lookCall, VisionFallback, type PageLooker } from '../vision/fallback';
-import { offeredTools } from '../vision/offer';
+import { offeredTools, takesScreenshots } from '../vision/offer';
 import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome, StopKind } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
@@ -65,7 +65,7 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   const dedup = new DedupWindow(limits.dedupWindow);
   const repeats = new RepeatGuard();
   const callDeps: CallDeps = { ...deps, tools, dedup, limits };
-  const fallback = caps.vision === true && deps.vision ? new VisionFallback(deps.vision) : undefined;
+  const fallback = takesScreenshots(caps) && deps.vision ? new VisionFallback(deps.vision) : undefined;
   let emptyReplies = 0;
   const state: TaskState = task.scope ?? { tabId: task.tabId, startTabId: task.tabId, openedTabs: new Set() };
   // The user's words and the untrusted words (pages, tool results) of this task, for the gate.

@@ -76,17 +76,19 @@ const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not us
 const registry = createToolRegistry({ agent: unused, reader: unused, tabs: unused } as unknown as ToolDeps);
 
 test('a model without vision is neither offered nor able to call the vision tools', () => {
-  const plain = offeredTools(registry, { vision: false });
-  const unknown = offeredTools(registry, {});
-  for (const tools of [plain, unknown]) {
+  const plain = offeredTools(registry, { vision: false, contextLength: 128_000 });
+  const unknown = offeredTools(registry, { contextLength: 128_000 });
+  // A vision model whose window could not hold a screenshot beside the task keeps to text too.
+  const cramped = offeredTools(registry, { vision: true, contextLength: 2048 });
+  for (const tools of [plain, unknown, cramped]) {
     expect(tools.names.filter((n) => ['look', 'click_at', 'type_at', 'hover_at'].includes(n))).toEqual([]);
     expect(tools.validate({ id: 'c1', name: 'look', arguments: {} })).toMatchObject({ ok: false, error: expect.stringContaining('There is no tool named "look"') });
   }
-  expect(offeredTools(registry, { vision: true }).names).toEqual(expect.arrayContaining(['look', 'click_at', 'type_at', 'hover_at', 'click']));
+  expect(offeredTools(registry, { vision: true, contextLength: 8192 }).names).toEqual(expect.arrayContaining(['look', 'click_at', 'type_at', 'hover_at', 'click']));
 });
 
 test('acting by mark or point takes one target: a mark, or both x and y', () => {
-  const tools = offeredTools(registry, { vision: true });
+  const tools = offeredTools(registry, { vision: true, contextLength: 8192 });
   expect(tools.validate({ id: 'c', name: 'click_at', arguments: { mark: '[4]' } })).toMatchObject({ ok: true, args: { mark: 4 } });
   expect(tools.validate({ id: 'c', name: 'click_at', arguments: { x: '12', y: 30 } })).toMatchObject({ ok: true, args: { x: 12, y: 30 } });
   expect(tools.validate({ id: 'c', name: 'click_at', arguments: { x: 12 } })).toMatchObject({ ok: false, error: expect.stringContaining('either mark, or both x and y') });
