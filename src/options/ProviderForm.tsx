@@ -7,6 +7,7 @@ import { backgroundPort, RequestError } from '../ui/port';
 import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
 import { KeyRemovalConfirm } from './KeyRemovalConfirm';
+import { VisionField } from './VisionField';
 import { reportConnection } from './connection-report';
 
 type Status =
@@ -87,6 +88,11 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
       const { [model]: _old, ...rest } = s.modelContext;
       const tokens = Math.round(Number(text));
       return { ...s, modelContext: text.trim() && tokens >= 512 ? { ...rest, [model]: Math.min(tokens, 10_000_000) } : rest };
+    });
+  const setModelVision = (model: string, value: boolean | undefined) =>
+    setSettings((s) => {
+      const { [model]: _old, ...rest } = s.modelVision;
+      return { ...s, modelVision: value === undefined ? rest : { ...rest, [model]: value } };
     });
   const pickModel = (model: string) => {
     update({ model });
@@ -182,6 +188,15 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
           />
           <span className="text-xs text-muted">{t('contextWindowHelp')}</span>
         </label>
+      )}
+      {provider.model && (
+        <VisionField
+          model={provider.model}
+          value={Object.hasOwn(settings.modelVision, provider.model) ? settings.modelVision[provider.model] : undefined}
+          detected={models.find((m) => m.id === provider.model)?.vision}
+          className={field}
+          onChange={(value) => setModelVision(provider.model, value)}
+        />
       )}
       <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />
       {asking && <KeyRemovalConfirm server={stored.provider.baseUrl} onConfirm={() => asking(true)} onCancel={() => asking(false)} />}

@@ -39,6 +39,11 @@ export const SettingsSchema = z.object({
    * over the known-models table (for servers that say nothing, or say it wrong).
    */
   modelContext: z.record(z.string().max(300), z.number().int().min(512).max(10_000_000)).default({}),
+  /**
+   * Whether a model reads images, as the user set it by model id: it wins over what the server
+   * says and over the known-models table (OpenAI-compatible servers mostly say nothing).
+   */
+  modelVision: z.record(z.string().max(300), z.boolean()).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -48,6 +53,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stepLimit: 10,
   requestTimeoutMs: 120_000,
   modelContext: {},
+  modelVision: {},
 };
 
 /** Settings as stored: fields an older or partly written copy lacks are filled in from the defaults. */

@@ -26,6 +26,8 @@ export interface RouterDeps {
   retry?: RetryPolicy;
   /** The context window the user set for a model, in tokens: it wins over what the server says. */
   contextOverride?(model: string): number | undefined;
+  /** Whether a model reads images, as the user set it: it wins over what the server says. */
+  visionOverride?(model: string): boolean | undefined;
 }
 
 type Mode = 'native' | 'xml';
@@ -49,10 +51,12 @@ export class LlmRouter {
     let caps = this.capabilities.get(model);
     if (!caps) {
       const override = this.deps.contextOverride?.(model);
+      const vision = this.deps.visionOverride?.(model);
       caps = this.deps.provider
         .describeModel(model)
         .catch(() => capabilitiesFromTable(model))
-        .then((known) => (override ? { ...known, contextLength: override } : known));
+        .then((known) => (override ? { ...known, contextLength: override } : known))
+        .then((known) => (vision === undefined ? known : { ...known, vision }));
       this.capabilities.set(model, caps);
     }
     return caps;
