@@ -39,9 +39,10 @@ function inScreenshot(request: RecordedRequest, view: { width: number; height: n
   return { x: Math.round((client.x * shot.width) / view.width), y: Math.round((client.y * shot.height) / view.height) };
 }
 
-/** One model turn that reads the latest screenshot; a script error goes into the chat, where the test shows it. */
-function seeing(build: (request: RecordedRequest) => ScriptedReply): (request: RecordedRequest) => ScriptedReply {
+/** One model turn that reads the latest screenshot, kept in `asked`; a script error goes into the chat, where the test shows it. */
+function seeing(asked: RecordedRequest[], build: (request: RecordedRequest) => ScriptedReply): (request: RecordedRequest) => ScriptedReply {
   return (request) => {
+    asked.push(request);
     try {
       return build(request);
     } catch (error) {
@@ -50,18 +51,22 @@ function seeing(build: (request: RecordedRequest) => ScriptedReply): (request: R
   };
 }
 
+/** A fixture page in a new tab with a 1280×800 viewport, and that viewport as the page sees it. */
+async function openAt1280(route: string) {
+  const page = await h.openPage(route);
+  await page.setViewport({ width: 1280, height: 800 });
+  return { page, view: await viewOf(page) };
+}
+
 const clicksOn = (page: Page) => page.evaluate(() => (window as unknown as { canvasClicks: string[] }).canvasClicks);
 /** "Checkout" is painted at (360…600, 80…170) of a canvas placed at (30, 40) of the page. */
 const CHECKOUT = { x: 30 + 480, y: 40 + 125 };
 
 test('a canvas page the DOM reader cannot describe: the agent looks by itself, the model gets a marked JPEG and clicks a painted button by its point', async () => {
-  const page = await h.openPage('/canvas-app.html');
-  await page.setViewport({ width: 1280, height: 800 });
-  const view = await viewOf(page);
+  const { page, view } = await openAt1280('/canvas-app.html');
   const asked: RecordedRequest[] = [];
   h.llm.script(
-    seeing((request) => {
-      asked.push(request);
+    seeing(asked, (request) => {
       return { toolCalls: [{ name: 'click_at', arguments: { ...inScreenshot(request, view, CHECKOUT), reason: 'press Checkout' } }] };
     }),
     finish('Checked out.'),
@@ -110,12 +115,10 @@ function pixelOf(page: Page, jpeg: Buffer, x: number, y: number): Promise<number
 }
 
 test('a mark drawn on the screenshot is clicked by its number: the unnamed icon button, which the legend lists', async () => {
-  const page = await h.openPage('/canvas-app.html');
-  await page.setViewport({ width: 1280, height: 800 });
+  const { page } = await openAt1280('/canvas-app.html');
   const asked: RecordedRequest[] = [];
   h.llm.script(
-    seeing((request) => {
-      asked.push(request);
+    seeing(asked, (request) => {
       return { toolCalls: [{ name: 'click_at', arguments: { mark: markOf(request, 'button', ''), reason: 'open the menu' } }] };
     }),
     finish('Opened the menu.'),
@@ -164,8 +167,7 @@ async function zoomedAndScrolled(page: Page) {
   const emptyCart = { x: 30 + 180, y: 40 + 345 - 200 };
   const asked: RecordedRequest[] = [];
   h.llm.script(
-    seeing((request) => {
-      asked.push(request);
+    seeing(asked, (request) => {
       return { toolCalls: [{ name: 'click_at', arguments: { ...inScreenshot(request, view, emptyCart), reason: 'empty the cart' } }] };
     }),
     finish('Emptied the cart.'),
@@ -178,14 +180,12 @@ async function zoomedAndScrolled(page: Page) {
 }
 
 test('elements in an open shadow root and a same-origin frame are found at their points, typed into and clicked', async () => {
-  const page = await h.openPage('/shadow-iframe.html');
-  await page.setViewport({ width: 1280, height: 800 });
+  const { page, view } = await openAt1280('/shadow-iframe.html');
   await page.evaluate(() => {
     const log = document.getElementById('log')!;
     (window as unknown as { logs: string[] }).logs = [];
     new MutationObserver(() => (window as unknown as { logs: string[] }).logs.push(log.textContent ?? '')).observe(log, { childList: true, characterData: true, subtree: true });
   });
-  const view = await viewOf(page);
   const points = await page.evaluate(() => {
     const centre = (r: DOMRect, dx = 0, dy = 0) => ({ x: dx + r.left + r.width / 2, y: dy + r.top + r.height / 2 });
     const frame = document.getElementById('same') as HTMLIFrameElement;
@@ -195,7 +195,7 @@ test('elements in an open shadow root and a same-origin frame are found at their
   });
   h.llm.script(
     { toolCalls: [{ name: 'look', arguments: { reason: 'see the settings' } }] },
-    seeing((request) => ({
+    seeing([], (request) => ({
       toolCalls: [
         { name: 'click_at', arguments: { ...inScreenshot(request, view, points.upgrade), reason: 'upgrade' } },
         { name: 'type_at', arguments: { ...inScreenshot(request, view, points.nick), text: 'Ada', reason: 'nickname' } },
@@ -218,8 +218,7 @@ test('elements in an open shadow root and a same-origin frame are found at their
 
 test('a model without vision: no image in any request, no vision tool offered, and a look it calls anyway is refused', async () => {
   await useModel(TEXT_ONLY);
-  const page = await h.openPage('/canvas-app.html');
-  await page.setViewport({ width: 1280, height: 800 });
+  const { page } = await openAt1280('/canvas-app.html');
   h.llm.script({ toolCalls: [{ name: 'look', arguments: {} }] }, finish('I cannot see this page.'));
   await h.sidebar.runTask('Press Checkout in this shop');
 
@@ -238,8 +237,7 @@ test('a model without vision: no image in any request, no vision tool offered, a
 test('a sensitive site: the screenshot is asked first, and a denial sends no image', async () => {
   await portRequest(h.sidebar.page, { type: 'sensitive-sites/set', origins: [h.site.url] });
   try {
-    const page = await h.openPage('/canvas-app.html');
-    await page.setViewport({ width: 1280, height: 800 });
+    await openAt1280('/canvas-app.html');
     h.llm.script((request) => ({ text: /did not allow/.test(transcript(request)) ? 'Understood: no screenshot.' : 'I looked anyway.' }));
     await h.sidebar.send('Press Checkout in this shop');
     const asked = await h.sidebar.readQuestion('look');
@@ -253,4 +251,47 @@ test('a sensitive site: the screenshot is asked first, and a denial sends no ima
   } finally {
     await portRequest(h.sidebar.page, { type: 'sensitive-sites/set', origins: [] });
   }
+});
+
+test('text tool-call mode: the screenshot rides on the turn that carries the result, and a call written as text clicks the painted button', async () => {
+  await configure(h.sidebar.page, { kind: 'ollama', baseUrl: h.llm.url, model: VISION, stepLimit: 8, toolCallMode: 'xml' });
+  const { page, view } = await openAt1280('/canvas-app.html');
+  const asked: RecordedRequest[] = [];
+  h.llm.script(
+    seeing(asked, (request) => {
+      const at = inScreenshot(request, view, CHECKOUT);
+      return { text: `I can see the Checkout button.\n<click_at x="${at.x}" y="${at.y}" reason="press Checkout" />` };
+    }),
+    { text: '<done summary="Checked out." />' },
+  );
+  await h.sidebar.runTask('Press Checkout in this shop');
+
+  expect(await clicksOn(page)).toEqual(['Checkout']);
+  const first = asked[0]!;
+  expect(first.body.tools).toBeUndefined();
+  expect(first.images).toEqual([expect.objectContaining({ role: 'user' })]);
+  expect(screenshotIn(first)).toMatchObject({ width: 1280, height: 800 });
+  expect(transcript(first)).toContain('### click_at');
+});
+
+test('two failed actions in a row: the agent looks at the page before the model’s next turn', async () => {
+  await h.openPage('/login.html');
+  h.llm.script(
+    { toolCalls: [{ name: 'click', arguments: { id: 98 } }] },
+    { toolCalls: [{ name: 'click', arguments: { id: 99 } }] },
+    finish('I could not find the button.'),
+  );
+  await h.sidebar.runTask('Click the sign in button');
+
+  const requests = h.llm.chatRequests();
+  expect(requests.map((r) => r.images.length)).toEqual([0, 0, 1]);
+  // The look is the agent's own call, its reason saying why, and its result the screenshot's.
+  expect(JSON.stringify(requests[2]!.body.messages)).toContain('Looking at the page because two actions on the page failed in a row.');
+  expect(transcript(requests[2]!)).toContain('Screenshot of the visible part of the page');
+  expect((await h.sidebar.toolRows()).map((r) => [r.tool, r.status])).toEqual([
+    ['click', 'denied'],
+    ['click', 'denied'],
+    ['look', 'done'],
+    ['done', 'done'],
+  ]);
 });
