@@ -26,7 +26,7 @@ export const PageLookSchema = z.object({
   marks: z.array(MarkSchema).check(z.maxLength(MAX_MARKS)),
   /** The snapshot the marks' numbers belong to (read afresh when the page had none). */
   nonce: z.optional(z.string()),
-  /** Characters of visible text on the page. */
+  /** Characters of visible text on the page, spaces left out, counted up to 1,000. */
   textChars: z.number(),
   /** The share of the viewport covered by pictures: canvas, images, SVG, video, embedded content. */
   visualShare: z.number(),

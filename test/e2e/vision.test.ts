@@ -87,6 +87,9 @@ test('a canvas page the DOM reader cannot describe: the agent looks by itself, t
     ['click_at', 'done'],
     ['done', 'done'],
   ]);
+  // The user sees what was sent: the same JPEG as the look row's thumbnail.
+  const shown = await h.sidebar.page.$$eval('[data-testid="tool-image"]', (els) => els.map((el) => el.getAttribute('src') ?? ''));
+  expect(shown).toEqual([`data:image/jpeg;base64,${first.images[0]!.bytes.toString('base64')}`]);
 });
 
 /** The mark the legend beside the latest screenshot gives an element with this role and (empty) name. */

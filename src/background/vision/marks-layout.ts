@@ -48,7 +48,11 @@ export function layoutMarks(marks: readonly Mark[], view: View, image: { width: 
   return placed;
 }
 
+/** Characters of a page-written name kept in the legend, so every mark's line fits the result. */
+const LEGEND_NAME = 60;
+
 /** The text legend sent beside the image: one line per mark, `[12] button "Add to cart"`. */
 export function legendOf(marks: readonly Mark[]): string {
-  return marks.map((m) => `[${m.id}] ${m.role} ${JSON.stringify(m.name)}`).join('\n');
+  const clip = (name: string) => (name.length > LEGEND_NAME ? `${name.slice(0, LEGEND_NAME - 1)}…` : name);
+  return marks.map((m) => `[${m.id}] ${m.role} ${JSON.stringify(clip(m.name))}`).join('\n');
 }

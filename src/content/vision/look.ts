@@ -6,11 +6,14 @@
  */
 import { MAX_MARKS, type Mark, type PageLook, type Rect, type View } from '../../shared/vision';
 import { accessibleName, implicitRole } from '../reader/interactive';
+import { isHidden } from '../reader/visibility';
 
 /** Pictures a person reads but the DOM reader cannot: drawn, embedded or from another site. */
 const PICTURES = 'canvas, img, svg, video, embed, object, iframe, picture';
 const MAX_PICTURES = 400;
-const MAX_TEXT = 100_000;
+/** Visible text is counted up to this many characters: enough to tell "almost none" from "some". */
+export const TEXT_COUNT_CAP = 1000;
+const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
 export function viewOf(win: Window): View {
   return { width: win.innerWidth, height: win.innerHeight, scrollX: win.scrollX, scrollY: win.scrollY, dpr: win.devicePixelRatio || 1 };
@@ -58,6 +61,22 @@ export function lookAt(doc: Document, elements: readonly { id: number; el: Eleme
     const part = visiblePart(topRect(pictures[i]!), view);
     if (part) covered += part.width * part.height;
   }
-  const text = (doc.body?.innerText ?? doc.body?.textContent ?? '').slice(0, MAX_TEXT).replace(/\s+/g, '');
-  return { view, marks, ...(nonce ? { nonce } : {}), textChars: text.length, visualShare: Math.min(1, covered / Math.max(1, view.width * view.height)) };
+  return { view, marks, ...(nonce ? { nonce } : {}), textChars: visibleTextChars(doc), visualShare: Math.min(1, covered / Math.max(1, view.width * view.height)) };
+}
+
+/**
+ * Characters of visible text (spaces left out), counted up to `TEXT_COUNT_CAP`: a walk over text
+ * nodes that stops once the cap is reached, so a long page costs little and an empty one less.
+ */
+export function visibleTextChars(doc: Document, cap = TEXT_COUNT_CAP): number {
+  if (!doc.body) return 0;
+  const walker = doc.createTreeWalker(doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+  let count = 0;
+  for (let node = walker.nextNode(); node && count < cap; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || NOT_TEXT.has(parent.tagName)) continue;
+    const chars = (node.nodeValue ?? '').replace(/\s+/g, '').length;
+    if (chars && !isHidden(parent)) count += chars;
+  }
+  return Math.min(count, cap);
 }

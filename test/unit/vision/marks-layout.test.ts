@@ -36,3 +36,9 @@ test('labels of elements side by side and stacked do not cover each other', () =
 test('the legend lists each mark as the snapshot lists elements, names quoted as data', () => {
   expect(legendOf([mark(12, 0, 0, 1, 1, 'Add to cart'), mark(3, 0, 0, 1, 1, ''), { ...mark(4, 0, 0), role: 'link', name: 'Say "hi"\nnow' }])).toBe('[12] button "Add to cart"\n[3] button ""\n[4] link "Say \\"hi\\"\\nnow"');
 });
+
+test('a long page-written name is clipped, so 80 marks’ legend stays within a tool result', () => {
+  const legend = legendOf(Array.from({ length: 80 }, (_, i) => mark(i + 1, 0, 0, 1, 1, 'x'.repeat(200))));
+  expect(legend.split('\n')[0]).toBe(`[1] button "${'x'.repeat(59)}…"`);
+  expect(legend.length).toBeLessThan(6000);
+});
