@@ -5,7 +5,7 @@ import type { Risk } from '../../shared/permissions';
 export type { TargetInfo };
 
 /** Tools that act on an element without being able to send its form or change what it holds. */
-const LOOKING_ONLY = new Set(['scroll', 'hover']);
+const LOOKING_ONLY = new Set(['scroll', 'hover', 'hover_at']);
 
 const PERSONAL_FIELD = /pass(word|wd|code)?|pin\b|otp|one.?time|cc-|card|cvc|cvv|csc|iban|account.?(number|no)|routing|sort.?code|ssn|social.?security|tax.?id|passport|licen[cs]e.?(number|no)|birth|bday|dob/i;
 

@@ -105,3 +105,11 @@ test('a screenshot of a site the user marked sensitive is asked, and cannot be a
   const elsewhere = await evaluate(callFacts({ tool: 'look', risk: 'read', args: {}, origin: 'https://shop.example' }), rules);
   expect(elsewhere).toMatchObject({ tier: 'read', policy: 'allow' });
 });
+
+test('acting by point is judged like acting by id: hovering only looks, clicking in a password form is sensitive', () => {
+  const inPasswordForm = { tag: 'button', formHasPassword: true };
+  expect(tierOf({ risk: 'interact', tool: 'hover_at', target: inPasswordForm })).toBe(tierOf({ risk: 'interact', tool: 'hover', target: inPasswordForm }));
+  expect(tierOf({ risk: 'interact', tool: 'hover_at', target: inPasswordForm })).toBe('interact');
+  expect(tierOf({ risk: 'interact', tool: 'click_at', target: inPasswordForm })).toBe('sensitive');
+  expect(tierOf({ risk: 'interact', tool: 'type_at', target: { tag: 'input', type: 'password' } })).toBe('sensitive');
+});
