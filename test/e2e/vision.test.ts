@@ -16,6 +16,8 @@ const h = agentHarness({
   models: [
     { name: VISION, tools: true, vision: true, contextLength: 32768 },
     { name: TEXT_ONLY, tools: true, vision: false, contextLength: 32768 },
+    // Listed by an OpenAI-compatible server that says nothing about images: the known-models table knows it reads them.
+    { name: 'gpt-4o-mini', tools: true, contextLength: 128_000 },
   ],
   provider: { kind: 'ollama', model: VISION, stepLimit: 8 },
 });
@@ -297,4 +299,20 @@ test('two failed actions in a row: the agent looks at the page before the modelâ
     ['look', 'done'],
     ['done', 'done'],
   ]);
+});
+
+test('an OpenAI-compatible server that says nothing: a model known to read images gets the screenshot as an image_url part', async () => {
+  await configure(h.sidebar.page, { kind: 'openai-compatible', baseUrl: `${h.llm.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini', stepLimit: 8 });
+  const { page, view } = await openAt1280('/canvas-app.html');
+  const asked: RecordedRequest[] = [];
+  h.llm.script(
+    seeing(asked, (request) => ({ toolCalls: [{ name: 'click_at', arguments: { ...inScreenshot(request, view, CHECKOUT), reason: 'press Checkout' } }] })),
+    finish('Checked out.'),
+  );
+  await h.sidebar.runTask('Press Checkout in this shop');
+
+  expect(await clicksOn(page)).toEqual(['Checkout']);
+  expect(asked[0]!.api).toBe('openai');
+  expect(asked[0]!.images).toEqual([expect.objectContaining({ role: 'user', mimeType: 'image/jpeg' })]);
+  expect(screenshotIn(asked[0]!)).toMatchObject({ width: 1280, height: 800 });
 });
