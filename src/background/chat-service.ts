@@ -8,6 +8,7 @@ import { RunConflict, RunRegistry, type RunOrigin } from './runs/registry';
 import { TurnRunner, type PageAccess, type Session } from './runs/turn';
 import type { ToolRegistry } from './tools/registry';
 import { TurnRecorder } from './turn-recorder';
+import type { PageLooker } from './vision/fallback';
 
 export type { PageAccess, PageRead, PageRequest, Session } from './runs/turn';
 
@@ -19,6 +20,8 @@ export interface ChatServiceDeps {
   tools: ToolRegistry;
   gate: PermissionGate;
   page?: PageAccess;
+  /** The page's layout facts, for the vision fallback. */
+  vision?: PageLooker;
   /** Where runs are registered; one is made when none is given. */
   runs?: RunRegistry;
   now?: () => number;
@@ -39,7 +42,7 @@ export class ChatService {
     this.runs = deps.runs ?? new RunRegistry(this.now);
     // Every open sidebar keeps the list of runs: which chats are working, and what Stop stops.
     this.runs.subscribe((runs) => deps.emit({ type: 'runs/changed', runs }));
-    this.turns = new TurnRunner({ emit: deps.emit, session: deps.session, tools: deps.tools, gate: deps.gate, page: deps.page, now: this.now });
+    this.turns = new TurnRunner({ emit: deps.emit, session: deps.session, tools: deps.tools, gate: deps.gate, page: deps.page, vision: deps.vision, now: this.now });
   }
 
   isRunning(conversationId: string): boolean {

@@ -48,6 +48,7 @@ const chat = new ChatService({
   tools,
   gate,
   page: createPageAccess(browser.tabs, reader, extensionOrigin),
+  vision: { look: (tabId) => agent.request(tabId, { type: 'page/look' }) },
 });
 const handlers = createHandlers({
   chat,

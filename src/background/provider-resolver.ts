@@ -21,7 +21,7 @@ export function createSessionFactory(storage: StoreOrArea) {
 
   const build = (settings: Settings) => {
     refuseForeignKey(settings);
-    const key = JSON.stringify([settings.provider.kind, settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs, settings.modelContext]);
+    const key = JSON.stringify([settings.provider.kind, settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs, settings.modelContext, settings.modelVision]);
     if (cached?.key !== key) {
       const provider = createProvider(settings.provider, settings.requestTimeoutMs);
       const router = new LlmRouter({
@@ -29,6 +29,7 @@ export function createSessionFactory(storage: StoreOrArea) {
         modeCache,
         cacheKey: (model) => ModeCache.keyOf(settings.provider.kind, settings.provider.baseUrl, model),
         contextOverride: (model) => settings.modelContext[model],
+        visionOverride: (model) => (Object.hasOwn(settings.modelVision, model) ? settings.modelVision[model] : undefined),
       });
       cached = { key, provider, router };
     }

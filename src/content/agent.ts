@@ -10,6 +10,8 @@ import { ElementRegistry } from './element-registry';
 import { ActionError, click, fill, hover, pressKey, scroll, selectOption, setChecked, submit, waitFor, type ActionOutcome } from './page-actions';
 import { focusedElement, inspectTarget, sameTarget } from './target';
 import { highlight } from './visual-highlighter';
+import { lookAt } from './vision/look';
+import { clickAt, elementAtScreenPoint, hoverAt } from './vision/point';
 
 export interface PageAgent {
   /** The answer to one request, of the shape `ContentReplyMap` gives for its type. */
@@ -46,9 +48,9 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
     if (el) highlight(el);
     switch (action.action) {
       case 'click':
-        return click(el!);
+        return action.at ? clickAt(el!, action.at) : click(el!);
       case 'hover':
-        return hover(el!);
+        return action.at ? hoverAt(el!, action.at) : hover(el!);
       case 'fill':
         return fill(el!, action.text, { append: action.append });
       case 'select_option':
@@ -73,6 +75,14 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
         case 'page/ping':
           return { version: PAGE_AGENT_VERSION, mutations: mutations(), url: doc.URL, doc: registry.docToken, snapshot: registry.nonce } satisfies ContentReplyMap['page/ping'];
         case 'page/inspect': {
+          if (request.point) {
+            // The element at a screenshot point joins the latest snapshot, and is judged and acted on by that id.
+            const found = elementAtScreenPoint(doc, request.point);
+            const id = registry.adopt(found.el);
+            if (id === undefined) throw new ActionError('stale', `The page has not been read since it loaded; ${READ_AGAIN}.`);
+            const ref: ElementRef = { snapshot: registry.nonce!, doc: registry.docToken, origin: origin() };
+            return { ref, target: inspectTarget(found.el), pointed: { id, at: found.at } } satisfies ContentReplyMap['page/inspect'];
+          }
           const ref: ElementRef = { snapshot: request.snapshot, doc: registry.docToken, origin: origin() };
           checkPage(ref, request.id !== undefined);
           const el = targetOf(request.snapshot, request.id, request.key !== undefined);
@@ -86,6 +96,11 @@ export function createPageAgent(doc: Document, { mutations }: { mutations: () =>
           return { ...act(request.act, request.expect), url: doc.URL } satisfies ContentReplyMap['page/act'];
         case 'page/wait':
           return (await waitFor(doc, { text: request.text, selector: request.selector, timeoutMs: request.timeoutMs })) satisfies ContentReplyMap['page/wait'];
+        case 'page/look': {
+          // Marks are numbered as the latest snapshot; a page never read gets its snapshot now.
+          if (!registry.nonce) readPage(doc, { maxTokens: 1000, register: (nodes) => registry.issue(nodes) });
+          return lookAt(doc, registry.live(), registry.nonce) satisfies ContentReplyMap['page/look'];
+        }
       }
     },
   };

@@ -56,6 +56,33 @@ export class ElementRegistry {
     return nonce;
   }
 
+  /** The latest snapshot's elements still on the page, with their ids. */
+  live(): { id: number; el: Element }[] {
+    if (!this.nonce) return [];
+    const out: { id: number; el: Element }[] = [];
+    for (const [id, ref] of this.snapshot!.elements) {
+      const el = ref.deref();
+      if (el?.isConnected && inLiveFrame(el)) out.push({ id, el });
+    }
+    return out;
+  }
+
+  /**
+   * The id `el` has in the latest snapshot, given one after the others when it has none (an
+   * element found at a point of a screenshot): earlier ids stay valid. Undefined with no snapshot.
+   */
+  adopt(el: Element): number | undefined {
+    if (!this.nonce) return undefined;
+    const elements = this.snapshot!.elements;
+    let last = 0;
+    for (const [id, ref] of elements) {
+      if (ref.deref() === el) return id;
+      last = Math.max(last, id);
+    }
+    elements.set(last + 1, new WeakRef(el));
+    return last + 1;
+  }
+
   /** The live element snapshot `nonce` numbered `id`; a clear error when that is not possible. */
   resolve(nonce: string, id: number): Element {
     const current = this.nonce;

@@ -8,6 +8,7 @@ import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
 import { KeyRemovalConfirm } from './KeyRemovalConfirm';
 import { ToolTierField } from './ToolTierField';
+import { VisionField } from './VisionField';
 import { reportConnection } from './connection-report';
 
 type Status =
@@ -94,6 +95,11 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
     setSettings((s) => {
       const { [model]: _old, ...rest } = s.modelToolTier;
       return { ...s, modelToolTier: tier ? { ...rest, [model]: tier } : rest };
+    });
+  const setModelVision = (model: string, value: boolean | undefined) =>
+    setSettings((s) => {
+      const { [model]: _old, ...rest } = s.modelVision;
+      return { ...s, modelVision: value === undefined ? rest : { ...rest, [model]: value } };
     });
   const pickModel = (model: string) => {
     update({ model });
@@ -191,6 +197,15 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
         </label>
       )}
       {provider.model && <ToolTierField model={provider.model} tier={settings.modelToolTier[provider.model]} className={field} onTier={(tier) => setModelToolTier(provider.model, tier)} />}
+      {provider.model && (
+        <VisionField
+          model={provider.model}
+          value={Object.hasOwn(settings.modelVision, provider.model) ? settings.modelVision[provider.model] : undefined}
+          detected={models.find((m) => m.id === provider.model)?.vision}
+          className={field}
+          onChange={(value) => setModelVision(provider.model, value)}
+        />
+      )}
       <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />
       {asking && <KeyRemovalConfirm server={stored.provider.baseUrl} onConfirm={() => asking(true)} onCancel={() => asking(false)} />}
       <div className="flex gap-2">

@@ -5,10 +5,12 @@
  * the page agent's bundle.
  */
 import * as z from 'zod/mini';
+import { ClientPointSchema, ScreenPointSchema } from './vision';
 
 export const PageActionSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('click'), id: z.number() }),
-  z.object({ action: z.literal('hover'), id: z.number() }),
+  /** `at`: where to press, for an element found at a point of a screenshot (a canvas handles clicks by where they land). */
+  z.object({ action: z.literal('click'), id: z.number(), at: z.optional(ClientPointSchema) }),
+  z.object({ action: z.literal('hover'), id: z.number(), at: z.optional(ClientPointSchema) }),
   z.object({ action: z.literal('fill'), id: z.number(), text: z.string(), append: z.optional(z.boolean()) }),
   z.object({ action: z.literal('select_option'), id: z.number(), option: z.string() }),
   z.object({ action: z.literal('set_checked'), id: z.number(), checked: z.boolean() }),
@@ -84,13 +86,16 @@ export const ContentRequestSchema = z.discriminatedUnion('type', [
   /**
    * What the element a call targets is, for the permission engine (no side effects): the element
    * with `id` in snapshot `snapshot`, or with no id the focused element (a key press). `key`: the
-   * key to be pressed, which decides whether it sends a form.
+   * key to be pressed, which decides whether it sends a form. With `point` instead of an id, the
+   * element at that point of a screenshot, which joins the latest snapshot under an id of its own.
    */
-  z.object({ type: z.literal('page/inspect'), snapshot: z.string(), id: z.optional(z.number()), key: z.optional(z.string()) }),
+  z.object({ type: z.literal('page/inspect'), snapshot: z.string(), id: z.optional(z.number()), key: z.optional(z.string()), point: z.optional(ScreenPointSchema) }),
   z.object({ type: z.literal('page/read'), options: ReadOptionsSchema }),
   /** Acts only if the snapshot, the document, the origin and the element are the ones inspected. */
   z.object({ type: z.literal('page/act'), act: PageActionSchema, expect: z.extend(ElementRefSchema, { target: z.optional(TargetInfoSchema) }) }),
   z.object({ type: z.literal('page/wait'), text: z.optional(z.string()), selector: z.optional(z.string()), timeoutMs: z.number() }),
+  /** The viewport, the marks of the interactive elements in view, and how much of the page is text or pictures (no side effects). */
+  z.object({ type: z.literal('page/look') }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequestSchema>;
 
@@ -111,4 +116,4 @@ export interface ContentError {
 export type ContentReply = { doc?: string; value: unknown } | { doc?: string; error: ContentError };
 
 /** The page agent announces itself with this marker, so it is injected once per document. */
-export const PAGE_AGENT_VERSION = 4;
+export const PAGE_AGENT_VERSION = 5;

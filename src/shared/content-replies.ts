@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { ActionReportSchema, ElementRefSchema, TargetInfoSchema, type ContentError, type ContentReply, type ContentRequestType } from './content-protocol';
 import { PageSnapshotSchema } from './page-snapshot';
+import { ClientPointSchema, PageLookSchema } from './vision';
 
 export const PingReplySchema = z.object({
   version: z.number(),
@@ -14,7 +15,12 @@ export const PingReplySchema = z.object({
   doc: z.string(),
   snapshot: z.optional(z.string()),
 });
-export const InspectReplySchema = z.object({ ref: ElementRefSchema, target: z.optional(TargetInfoSchema) });
+export const InspectReplySchema = z.object({
+  ref: ElementRefSchema,
+  target: z.optional(TargetInfoSchema),
+  /** For a point: the id the element found there has in the snapshot, and the point in its document's viewport. */
+  pointed: z.optional(z.object({ id: z.int(), at: ClientPointSchema })),
+});
 export const ReadReplySchema = z.object({ snapshot: PageSnapshotSchema, rendered: z.string(), mutations: z.number() });
 export const ActReplySchema = z.object({ message: z.string(), url: z.string(), report: z.optional(ActionReportSchema) });
 export const WaitReplySchema = z.object({ message: z.string() });
@@ -26,6 +32,7 @@ export interface ContentReplyMap {
   'page/read': z.infer<typeof ReadReplySchema>;
   'page/act': z.infer<typeof ActReplySchema>;
   'page/wait': z.infer<typeof WaitReplySchema>;
+  'page/look': z.infer<typeof PageLookSchema>;
 }
 
 export const ContentReplySchemas: { [K in ContentRequestType]: z.ZodMiniType<ContentReplyMap[K]> } = {
@@ -34,6 +41,7 @@ export const ContentReplySchemas: { [K in ContentRequestType]: z.ZodMiniType<Con
   'page/read': ReadReplySchema,
   'page/act': ActReplySchema,
   'page/wait': WaitReplySchema,
+  'page/look': PageLookSchema,
 };
 
 export const ContentErrorSchema: z.ZodMiniType<ContentError> = z.object({ code: z.string(), message: z.string() });

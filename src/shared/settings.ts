@@ -45,6 +45,11 @@ export const SettingsSchema = z.object({
   modelContext: z.record(z.string().max(300), z.number().int().min(512).max(10_000_000)).default({}),
   /** The tool set the user chose, by model id: it wins over the choice by the model's size. */
   modelToolTier: z.record(z.string().max(300), ToolTierSchema).default({}),
+  /**
+   * Whether a model reads images, as the user set it by model id: it wins over what the server
+   * says and over the known-models table (OpenAI-compatible servers mostly say nothing).
+   */
+  modelVision: z.record(z.string().max(300), z.boolean()).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -55,6 +60,7 @@ export const DEFAULT_SETTINGS: Settings = {
   requestTimeoutMs: 120_000,
   modelContext: {},
   modelToolTier: {},
+  modelVision: {},
 };
 
 /** Settings as stored: fields an older or partly written copy lacks are filled in from the defaults. */

@@ -8,6 +8,8 @@ import type { LlmRouter } from '../llm/router';
 import type { CallFailure } from '../llm/tool-protocol/failures';
 import type { LlmMessage, ToolCall, ToolSpec } from '../llm/types';
 import type { TaskState } from '../tools/registry';
+import { lookCall, VisionFallback, type PageLooker } from '../vision/fallback';
+import { offeredTools, takesScreenshots } from '../vision/offer';
 import { fitToBudget } from './compaction';
 import type { AgentEvent, AgentOutcome, StopKind } from './events';
 import { DedupWindow, RepeatGuard, signatureOf } from './guards';
@@ -33,6 +35,8 @@ export interface AgentDeps extends Omit<CallDeps, 'dedup' | 'limits'> {
   router: LlmRouter;
   emit(event: AgentEvent): void;
   now?: () => number;
+  /** The page's layout facts, for looking at it without being asked (vision models only). */
+  vision?: PageLooker;
 }
 
 export interface AgentTask {
@@ -61,12 +65,15 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
   const limits = { ...DEFAULT_LIMITS, ...task.limits };
   const now = deps.now ?? Date.now;
   const startedAt = now();
+  const caps = await deps.router.describe(task.model);
+  // Tools that need images are offered only to models that take them; of those, the tier's set.
+  const tools = offeredTools(deps.tools, caps);
   const dedup = new DedupWindow(limits.dedupWindow);
   const repeats = new RepeatGuard();
-  const callDeps: CallDeps = { ...deps, dedup, limits };
-  const caps = await deps.router.describe(task.model);
+  const callDeps: CallDeps = { ...deps, tools, dedup, limits };
   const tier = chooseTier(task.model, caps, task.toolTier);
-  const offer = new ToolOffer(deps.tools, tier.tier);
+  const offer = new ToolOffer(tools, tier.tier);
+  const fallback = takesScreenshots(caps) && deps.vision ? new VisionFallback(deps.vision) : undefined;
   let emptyReplies = 0;
   // The previous step was a repair turn: a second broken call in a row ends the task.
   let repairing = false;
@@ -86,6 +93,18 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
     deps.emit({ type: 'tool_tier', tier: offer.tier, reason: offer.widened ? 'asked_for_more' : tier.reason });
 
     const specs = offer.specs();
+    // A page the text cannot describe, or actions that keep failing: the agent looks first.
+    const lookReason = await fallback?.due(state.tabId);
+    if (lookReason) {
+      const call = lookCall(lookReason);
+      task.messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+      deps.emit({ type: 'assistant', content: '', toolCalls: [call] });
+      const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
+      task.messages.push(toolResultMessage(call, result.text, result.images));
+      fallback!.saw(call, result.ok);
+      if (signal.aborted) return { kind: 'stopped' };
+    }
+
     // Images the router will not send are not counted against the context either.
     const messages = fitToBudget(prepareImages(task.messages, caps.vision === true), caps.contextLength - ANSWER_RESERVE, specs);
     const reply = await callModel(deps, { model: task.model, messages, tools: specs }, task.mode, signal);
@@ -122,11 +141,12 @@ export async function runAgentLoop(task: AgentTask, deps: AgentDeps, signal: Abo
       const result = await executeCall(call, { conversationId: task.conversationId, task: state, context }, callDeps, signal);
       // The model reads every result as fenced data, images beside it; the user's timeline shows it as it is.
       task.messages.push(toolResultMessage(call, result.text, result.images));
+      fallback?.saw(call, result.ok);
       if (signal.aborted) return { kind: 'stopped' };
       if (result.final) return { kind: 'done', summary: result.text };
       if (result.question) return { kind: 'asked_user', question: result.question };
       // A repeatable call (scroll…) is the same step again only if it changed nothing.
-      const outcome = deps.tools.get(call.name)?.repeatable ? ` → ${firstLine(result.text)}` : '';
+      const outcome = tools.get(call.name)?.repeatable ? ` → ${firstLine(result.text)}` : '';
       const stuck = repeats.record(signatureOf(call.name, call.arguments) + outcome);
       if (stuck) {
         return stop('repeat', say('stopRepeat', stuck.join(' → ')));

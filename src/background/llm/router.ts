@@ -30,6 +30,8 @@ export interface RouterDeps {
   retry?: RetryPolicy;
   /** The context window the user set for a model, in tokens: it wins over what the server says. */
   contextOverride?(model: string): number | undefined;
+  /** Whether a model reads images, as the user set it: it wins over what the server says. */
+  visionOverride?(model: string): boolean | undefined;
 }
 
 /** Past this many characters a reply is not read further: model output is untrusted and can be huge. */
@@ -52,10 +54,12 @@ export class LlmRouter {
     let caps = this.capabilities.get(model);
     if (!caps) {
       const override = this.deps.contextOverride?.(model);
+      const vision = this.deps.visionOverride?.(model);
       caps = this.deps.provider
         .describeModel(model)
         .catch(() => capabilitiesFromTable(model))
-        .then((known) => (override ? { ...known, contextLength: override } : known));
+        .then((known) => (override ? { ...known, contextLength: override } : known))
+        .then((known) => (vision === undefined ? known : { ...known, vision }));
       this.capabilities.set(model, caps);
     }
     return caps;

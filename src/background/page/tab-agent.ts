@@ -1,6 +1,7 @@
 import { PAGE_AGENT_VERSION, type ContentReplyMap, type ContentRequest, type ContentRequestType, type ElementRef, type PageAction, type TargetInfo } from '../../shared/content-protocol';
 import { ContentReplySchema, ContentReplySchemas, PingReplySchema } from '../../shared/content-replies';
 import { say, type Localized } from '../../shared/i18n';
+import type { ClientPoint, ScreenPoint } from '../../shared/vision';
 import { restrictionOf, restrictionSaid } from './restricted';
 
 /** The few tab APIs the page layer needs; `browser.tabs` provides them. */
@@ -22,10 +23,13 @@ export class PageError extends Error {
 }
 
 /** The tools that act on a page element (or the focused one): the gate inspects their target. */
-export const ELEMENT_TOOLS = new Set(['click', 'hover', 'fill', 'select_option', 'set_checked', 'press_key', 'submit_form', 'scroll']);
+export const ELEMENT_TOOLS = new Set(['click', 'hover', 'fill', 'select_option', 'set_checked', 'press_key', 'submit_form', 'scroll', 'click_at', 'type_at', 'hover_at']);
 
-/** What the gate inspected for one call: where (snapshot, document, origin) and what. */
-type Inspection = { tabId: number; ref: ElementRef; target?: TargetInfo } | { tabId: number; error: PageError };
+/** What the gate inspected for one call: where (snapshot, document, origin) and what (for a point, the id it found there). */
+type Inspection = { tabId: number; ref: ElementRef; target?: TargetInfo; pointed?: { id: number; at: ClientPoint } } | { tabId: number; error: PageError };
+
+/** The latest screenshot of a tab, as points in it are read: its size and the view it showed. */
+export type Screenshot = Pick<ScreenPoint, 'image' | 'view'>;
 
 /** What the background knows of the page agent in a tab's current document. */
 interface Session {
@@ -66,6 +70,8 @@ export class TabAgent {
   private readonly opening = new Map<number, Promise<void>>();
   /** Bumped when a tab's document changes, so a session opened for the old one is not kept. */
   private readonly epochs = new Map<number, number>();
+  /** The latest screenshot taken of each tab's current document: where a point in it is. */
+  private readonly screenshots = new Map<number, Screenshot>();
   private readonly agentFile: string;
   private readonly verifyEveryRequest: boolean;
 
@@ -81,6 +87,7 @@ export class TabAgent {
   onDocumentChange(tabId: number): void {
     this.sessions.delete(tabId);
     this.snapshots.delete(tabId);
+    this.screenshots.delete(tabId);
     this.epochs.set(tabId, (this.epochs.get(tabId) ?? 0) + 1);
   }
 
@@ -111,7 +118,23 @@ export class TabAgent {
     'page/read': (tabId, value) => {
       if (value.snapshot.nonce !== undefined) this.snapshots.set(tabId, value.snapshot.nonce);
     },
+    'page/look': (tabId, value) => {
+      if (value.nonce !== undefined) this.snapshots.set(tabId, value.nonce);
+    },
   };
+
+  /** A screenshot of the tab was sent to the model: points the model reads from it are in it. */
+  rememberScreenshot(tabId: number, shot: Screenshot): void {
+    this.screenshots.set(tabId, shot);
+  }
+
+  /** For a call by point or mark: the element id the gate's inspection found, and where to press it. */
+  pointed(args: object): { id: number; at?: ClientPoint } | undefined {
+    const inspected = this.inspections.get(args);
+    if (inspected && 'pointed' in inspected && inspected.pointed) return inspected.pointed;
+    const mark = (args as { mark?: unknown }).mark;
+    return typeof mark === 'number' ? { id: mark } : undefined;
+  }
 
   /** The one place a page agent's reply is read: the envelope, then the value against its request's schema. */
   private parse<K extends ContentRequestType>(tabId: number, type: K, raw: unknown): ContentReplyMap[K] {
@@ -158,16 +181,25 @@ export class TabAgent {
    */
   async inspect(tabId: number, call: { tool: string; args: Record<string, unknown> }): Promise<TargetInfo | undefined> {
     if (!ELEMENT_TOOLS.has(call.tool)) return undefined;
-    const id = typeof call.args.id === 'number' ? call.args.id : undefined;
+    const id = typeof call.args.id === 'number' ? call.args.id : typeof call.args.mark === 'number' ? call.args.mark : undefined;
     const key = call.tool === 'press_key' && typeof call.args.key === 'string' ? call.args.key : undefined;
     try {
-      const found = await this.request(tabId, { type: 'page/inspect', snapshot: this.snapshots.get(tabId) ?? '', id, key });
+      const point = id === undefined ? this.pointOf(tabId, call.args) : undefined;
+      const found = await this.request(tabId, { type: 'page/inspect', snapshot: this.snapshots.get(tabId) ?? '', id, key, ...(point ? { point } : {}) });
       this.inspections.set(call.args, { tabId, ...found });
       return found.target;
     } catch (error) {
       this.inspections.set(call.args, { tabId, error: error instanceof PageError ? error : new PageError('page_error', String(error)) });
       throw error;
     }
+  }
+
+  /** A call's point in the tab's latest screenshot; an error when it names a point but there is no screenshot to read it in. */
+  private pointOf(tabId: number, args: Record<string, unknown>): ScreenPoint | undefined {
+    if (typeof args.x !== 'number' || typeof args.y !== 'number') return undefined;
+    const shot = this.screenshots.get(tabId);
+    if (!shot) throw new PageError('no_screenshot', 'There is no screenshot of this page to point in: call look first, then give a point in its pixels.', say('pageProblemNoScreenshot'));
+    return { x: args.x, y: args.y, ...shot };
   }
 
   /**

@@ -105,7 +105,7 @@ function whereConcern(facts: CallFacts, crossOrigin: boolean): Localized[] {
 }
 
 /** Tools that only look at an element: pointing the agent to it or its name cannot make them harmful. */
-const LOOKING_ONLY = new Set(['scroll', 'hover']);
+const LOOKING_ONLY = new Set(['scroll', 'hover', 'hover_at']);
 
 /**
  * An element the page's text points the agent to (and the user did not name), or whose name or

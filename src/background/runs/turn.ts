@@ -10,6 +10,7 @@ import type { Settings } from '../../shared/settings';
 import type { AgentOutcome } from '../agent/events';
 import { toLlmHistory } from '../agent/history';
 import { runAgentLoop } from '../agent/loop';
+import type { PageLooker } from '../vision/fallback';
 import { AGENT_PROMPT, BASE_PROMPT, PART_PROMPT, systemPrompt, type PageContext } from '../agent/prompts';
 import { classifyByRules, routeOfReply, ROUTING_NOTE } from '../intent';
 import { resolveTabs, tabPhraseOf } from '../tab-phrases';
@@ -75,6 +76,8 @@ export interface TurnDeps {
   tools: ToolRegistry;
   gate: PermissionGate;
   page?: PageAccess;
+  /** The page's layout facts, for the vision fallback. */
+  vision?: PageLooker;
   now: () => number;
 }
 
@@ -231,6 +234,7 @@ export class TurnRunner {
         router: session.router,
         tools: this.deps.tools,
         gate: this.deps.gate,
+        vision: this.deps.vision,
         // A save that fails mid-task is not lost: the conversation stays in memory and the closing
         // save writes it again (and reports a failure then).
         emit: (event) => void recorder.apply(event).catch(() => undefined),

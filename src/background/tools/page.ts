@@ -28,21 +28,20 @@ export function pageFailure(error: unknown): ToolReply {
   return { ok: false, content: `The action failed: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-function tabOf(ctx: ToolContext): number {
+export function tabOf(ctx: ToolContext): number {
   if (ctx.task.tabId === undefined) throw new PageError('no_tab', 'There is no page open to work on. Open one with open_tab or navigate.');
   return ctx.task.tabId;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function createPageTools(deps: PageToolDeps) {
+/**
+ * Runs an action on exactly what the gate inspected for this call (`args` is the call's own
+ * arguments object); for actions that can change the page, reports where it landed.
+ */
+export function performer(deps: PageToolDeps) {
   const settle = deps.settleMs ?? 400;
-
-  /**
-   * Runs an action on exactly what the gate inspected for this call (`args` is the call's own
-   * arguments object); for actions that can change the page, reports where it landed.
-   */
-  const perform = async (ctx: ToolContext, args: object, action: PageAction, lookAgain: boolean): Promise<ToolReply> => {
+  return async (ctx: ToolContext, args: object, action: PageAction, lookAgain: boolean): Promise<ToolReply> => {
     try {
       const tabId = tabOf(ctx);
       const done = await deps.agent.act(tabId, args, action);
@@ -56,6 +55,10 @@ export function createPageTools(deps: PageToolDeps) {
       return pageFailure(error);
     }
   };
+}
+
+export function createPageTools(deps: PageToolDeps) {
+  const perform = performer(deps);
 
   return [
     defineTool({

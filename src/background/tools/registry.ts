@@ -143,6 +143,11 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
+  /** The same tools but `names`: what a model is not offered, it cannot call either. */
+  without(names: ReadonlySet<string>): ToolRegistry {
+    return new ToolRegistry(this.all().filter((tool) => !names.has(tool.name)));
+  }
+
   /** JSON Schema for native tool calling; the text protocol's catalogue is built from the same. */
   specs(): ToolSpec[] {
     return this.all().map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));

@@ -56,7 +56,8 @@ describe('the built-in tools in each tier', () => {
 
   test('compact: the tools most tasks need, each with a short description, and more_tools', () => {
     const specs = new ToolOffer(registry, 'compact').specs();
-    expect(specs.map((s) => s.name)).toEqual(['read_page', 'click', 'fill', 'select_option', 'scroll', 'navigate', 'done', 'ask_user', MORE_TOOLS]);
+    // look and click_at reach only models that take images (the loop offers no vision tool to others).
+    expect(specs.map((s) => s.name)).toEqual(['read_page', 'click', 'fill', 'select_option', 'scroll', 'navigate', 'look', 'click_at', 'done', 'ask_user', MORE_TOOLS]);
     for (const spec of specs) expect({ name: spec.name, short: spec.description.length <= 110 }).toEqual({ name: spec.name, short: true });
     // The same parameters as in the full set: only the descriptions are shorter.
     expect(specs.find((s) => s.name === 'fill')!.parameters).toEqual(registry.specs().find((s) => s.name === 'fill')!.parameters);
@@ -64,13 +65,13 @@ describe('the built-in tools in each tier', () => {
 
   test('full: every tool as registered, and no more_tools', () => {
     expect(new ToolOffer(registry, 'full').specs()).toEqual(registry.specs());
-    expect(registry.specs()).toHaveLength(21);
+    expect(registry.specs()).toHaveLength(25);
   });
 
   test('more_tools adds exactly the tools the compact set held back', () => {
     const offer = new ToolOffer(registry, 'compact');
     const added = offer.expand();
-    expect(added.sort()).toEqual(['close_tab', 'go_back', 'go_forward', 'hover', 'list_tabs', 'open_tab', 'press_key', 'recall_page', 'reload', 'set_checked', 'submit_form', 'switch_tab', 'wait_for']);
+    expect(added.sort()).toEqual(['close_tab', 'go_back', 'go_forward', 'hover', 'hover_at', 'list_tabs', 'open_tab', 'press_key', 'recall_page', 'reload', 'set_checked', 'submit_form', 'switch_tab', 'type_at', 'wait_for']);
     expect(offer.specs()).toEqual(registry.specs());
     expect(offer.expand()).toEqual([]);
   });

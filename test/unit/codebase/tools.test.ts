@@ -14,7 +14,7 @@ const specs = registry.specs();
 
 test('the agent has its reading, acting, tab and control tools', () => {
   expect(tools.map((t) => t.name).sort()).toEqual(
-    ['ask_user', 'click', 'close_tab', 'done', 'fill', 'go_back', 'go_forward', 'hover', 'list_tabs', 'navigate', 'open_tab', 'press_key', 'read_page', 'recall_page', 'reload', 'scroll', 'select_option', 'set_checked', 'submit_form', 'switch_tab', 'wait_for'].sort(),
+    ['ask_user', 'click', 'close_tab', 'done', 'fill', 'go_back', 'go_forward', 'hover', 'hover_at', 'list_tabs', 'look', 'click_at', 'type_at', 'navigate', 'open_tab', 'press_key', 'read_page', 'recall_page', 'reload', 'scroll', 'select_option', 'set_checked', 'submit_form', 'switch_tab', 'wait_for'].sort(),
   );
 });
 
@@ -33,6 +33,8 @@ test.each(tools.map((t) => [t.name, t] as const))('%s is complete', (name, tool)
 
 test('reading never changes the page, and submitting a form is sensitive', () => {
   const risk = Object.fromEntries(tools.map((t) => [t.name, t.risk]));
+  // A screenshot reads the page; acting by mark or point interacts like acting by id.
+  expect([risk.look, risk.click_at, risk.type_at, risk.hover_at]).toEqual(['read', 'interact', 'interact', 'interact']);
   expect([risk.read_page, risk.list_tabs, risk.recall_page, risk.wait_for]).toEqual(['read', 'read', 'read', 'read']);
   expect(risk.submit_form).toBe('sensitive');
   expect([risk.navigate, risk.open_tab, risk.close_tab]).toEqual(['navigate', 'navigate', 'navigate']);

@@ -225,6 +225,25 @@ test('the tool set chosen for the model is saved for that model only; back on au
   expect(saved()[1]!.modelToolTier).toEqual({ 'other:70b': 'compact' });
 });
 
+test('whether the chosen model reads images is saved for that model only; back to “as detected”, the setting goes', async () => {
+  await renderForm({ modelVision: { 'other:7b': false } }, { model: 'my-vision-model' });
+  const field = el<HTMLSelectElement>('model-vision');
+  expect(field.value).toBe('detected');
+  expect(Array.from(field.options, (o) => o.textContent)).toEqual(['As detected (as the server says)', 'It reads images', 'Text only']);
+  fireEvent.change(field, { target: { value: 'yes' } });
+  await act(async () => {
+    fireEvent.click(el('save'));
+  });
+  await waitFor(() => expect(statusText()).toBe('Settings saved.'));
+  expect(saved()[0]!.modelVision).toEqual({ 'other:7b': false, 'my-vision-model': true });
+  fireEvent.change(el('model-vision'), { target: { value: 'detected' } });
+  await act(async () => {
+    fireEvent.click(el('save'));
+  });
+  await waitFor(() => expect(saved()).toHaveLength(2));
+  expect(saved()[1]!.modelVision).toEqual({ 'other:7b': false });
+});
+
 test('a step limit outside the schema’s bounds is refused before anything is saved', async () => {
   await renderForm();
   fireEvent.change(el('step-limit'), { target: { value: '30' } });

@@ -5,6 +5,7 @@
  */
 import { ELEMENT_TOOLS, TabAgent, type TabsApi } from '../../../src/background/page/tab-agent';
 import { createPageTools } from '../../../src/background/tools/page';
+import { createVisionTools } from '../../../src/background/tools/vision';
 import { PAGE_AGENT_VERSION, type ContentRequest } from '../../../src/shared/content-protocol';
 
 function fakeTabs(answers: Partial<Record<ContentRequest['type'], unknown>>) {
@@ -65,6 +66,38 @@ test('a failed inspection is the action’s answer, and nothing is sent', async 
 });
 
 test('every page tool that acts is inspected by the gate', () => {
-  const tools = createPageTools({ agent: {} as never, reader: {} as never }).filter((t) => t.risk !== 'read');
+  const deps = { agent: {} as never, reader: {} as never, tabs: {} as never };
+  const tools = [...createPageTools(deps), ...createVisionTools(deps)].filter((t) => t.risk !== 'read');
   expect(tools.map((t) => t.name).sort()).toEqual([...ELEMENT_TOOLS].sort());
+});
+
+test('a point is inspected in the latest screenshot, and the action runs on the element the page agent found there, at that point', async () => {
+  const view = { width: 1280, height: 800, scrollX: 0, scrollY: 0, dpr: 1 };
+  const { tabs, sent } = fakeTabs({ 'page/inspect': { ref, target, pointed: { id: 9, at: { x: 510, y: 165 } } }, 'page/act': { message: 'Clicked.', url: 'https://shop.example/' } });
+  const agent = new TabAgent(tabs);
+  const args = { x: 510, y: 165 };
+  // Before any screenshot there is nothing to point in: the page is not asked.
+  await expect(agent.inspect(7, { tool: 'click_at', args })).rejects.toMatchObject({ code: 'no_screenshot' });
+  expect(sent).toEqual([]);
+  agent.rememberScreenshot(7, { image: { width: 1280, height: 800 }, view });
+  expect(await agent.inspect(7, { tool: 'click_at', args })).toEqual(target);
+  const found = agent.pointed(args)!;
+  expect(found).toEqual({ id: 9, at: { x: 510, y: 165 } });
+  await agent.act(7, args, { action: 'click', id: found.id, at: found.at });
+  expect(sent).toEqual([
+    { type: 'page/inspect', snapshot: '', id: undefined, key: undefined, point: { x: 510, y: 165, image: { width: 1280, height: 800 }, view } },
+    { type: 'page/act', act: { action: 'click', id: 9, at: { x: 510, y: 165 } }, expect: { ...ref, target } },
+  ]);
+  // A new document forgets the screenshot: its points mean nothing there.
+  agent.onDocumentChange(7);
+  await expect(agent.inspect(7, { tool: 'click_at', args: { x: 1, y: 1 } })).rejects.toMatchObject({ code: 'no_screenshot' });
+});
+
+test('a mark is inspected as the element id it is', async () => {
+  const { tabs, sent } = fakeTabs({ 'page/inspect': { ref, target } });
+  const agent = new TabAgent(tabs);
+  const args = { mark: 4 };
+  await agent.inspect(7, { tool: 'hover_at', args });
+  expect(sent).toEqual([{ type: 'page/inspect', snapshot: '', id: 4, key: undefined }]);
+  expect(agent.pointed(args)).toEqual({ id: 4 });
 });

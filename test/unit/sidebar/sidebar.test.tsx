@@ -436,4 +436,12 @@ test('a tool row shows a returned image as a thumbnail from its own bytes, and s
   expect(row.querySelectorAll('img')).toHaveLength(1);
   expect(within(row).getByTestId('tool-data').textContent).toBe('Data: {"price":12.5,"currency":"EUR"}');
   expect(within(row).getByTestId('tool-image-gone').textContent).toBe('[image no longer kept]');
+  // The thumbnail opens at full width where it is, and closes again.
+  const toggle = within(row).getByTestId('tool-image-toggle');
+  expect([toggle.getAttribute('aria-expanded'), images[0]!.className]).toEqual(['false', expect.stringContaining('max-h-24')]);
+  fireEvent.click(toggle);
+  expect([toggle.getAttribute('aria-expanded'), images[0]!.className]).toEqual(['true', expect.not.stringContaining('max-h-24')]);
+  expect(toggle.getAttribute('title')).toBe('Show the image small again');
+  fireEvent.click(toggle);
+  expect(toggle.getAttribute('aria-expanded')).toBe('false');
 });

@@ -40,8 +40,8 @@ test('after the upgrade every store loads what the old version stored, and nothi
   const { store, problems } = await upgraded();
 
   // Settings, with the key and the base URL it is bound to.
-  // Fields added to the settings since then take their defaults (no context windows set by the user).
-  expect(await loadSettings(store)).toEqual({ ...(stored(KEYS.settings) as object), modelContext: {}, modelToolTier: {} });
+  // Fields added to the settings since then take their defaults (no context windows, tool sets or image settings set by the user).
+  expect(await loadSettings(store)).toEqual({ ...(stored(KEYS.settings) as object), modelContext: {}, modelToolTier: {}, modelVision: {} });
   expect((await loadSettings(store)).provider).toMatchObject({ kind: 'openai-compatible', apiKey: 'sk-test-0123456789', keyFor: 'http://127.0.0.1:1234/v1' });
 
   // Conversations: the index, the open one, each conversation whole.
