@@ -11,10 +11,12 @@ import { parseToolCalls } from './tool-protocol/parse';
 import { createToolMarkupFilter } from './tool-protocol/stream-filter';
 import { toTextToolMessages } from './tool-protocol/xml-history';
 import { formatToolCatalogue } from './tool-protocol/xml-prompt';
+import type { ToolCallInvalidEvent } from './tool-protocol/failures';
 import type { ChatEvent, ChatRequest, LlmProvider, ToolCall } from './types';
 
 export type RouterEvent =
   | ChatEvent
+  | ToolCallInvalidEvent
   | { type: 'tool_mode'; mode: 'native' | 'xml'; reason: 'configured' | 'remembered' | 'model_has_no_tools' | 'rejected' }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string };
 
