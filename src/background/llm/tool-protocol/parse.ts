@@ -15,13 +15,17 @@
 import { bare } from './formats/bare';
 import { fenced, findFences } from './formats/fenced';
 import { deepseek, gemma, mistral, pythonTag } from './formats/special-tokens';
-import { functionTag, hermes, invoke } from './formats/tagged';
+import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
-import { createNameResolver, matchesOf, Regions, type Detector, type ParsedCall, type ScanContext, type Span } from './scan';
+import type { CallFailure } from './failures';
+import { fitArguments } from './fit';
+import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { createToolTable, type ToolInput } from './tools';
 
 export type { ParsedCall } from './scan';
+export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, mistral, gemma, pythonTag, hermes, invoke, functionTag, xmlTags, fenced, bare];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, bare];
 
 /** Reasoning: `<think>…</think>`, an unclosed `<think>` to the end, or a bare `</think>` (the template opened it). */
 function reasoningSpans(text: string): [number, number][] {
@@ -133,21 +137,46 @@ export interface ParseResult {
   text: string;
   /** For each call, the markup it was read from (a span holding several calls gives each the whole span). */
   raw: string[];
+  /** Markup standing as a call would that gives no call to run: unreadable, an unknown tool, or cut off. */
+  failures: CallFailure[];
 }
 
-export function parseToolCalls(text: string, toolNames: readonly string[]): ParseResult {
+/** The longest markup a failure quotes back. */
+const MAX_FAILURE_RAW = 2000;
+
+const DETAIL: { [P in Problem['problem']]: (name: string | undefined) => string } = {
+  unparsable: (name) => `The tool call${name ? ` to "${name}"` : ''} could not be read: write the tool's name and its arguments as one JSON object.`,
+  unknown_tool: (name) => `There is no tool named "${name ?? ''}": call one of the tools you were given, by its exact name.`,
+  cut_off: (name) => `The reply ended inside the arguments of the tool call${name ? ` to "${name}"` : ''}, so the call was cut off: write it again, complete.`,
+};
+
+function failureOf(problem: Problem, raw: string): CallFailure {
+  return {
+    problem: problem.problem,
+    ...(problem.name ? { name: problem.name } : {}),
+    raw: raw.length > MAX_FAILURE_RAW ? raw.slice(0, MAX_FAILURE_RAW) : raw,
+    detail: DETAIL[problem.problem](problem.name),
+  };
+}
+
+/**
+ * The calls in a reply. `tools` are the offered tools: names, or names with the JSON Schema of
+ * their arguments, which then shapes the values read from markup.
+ */
+export function parseToolCalls(text: string, tools: readonly ToolInput[]): ParseResult {
   const reasoningList = reasoningSpans(text);
   const reasoning = new Regions(reasoningList);
   const fences = findFences(text);
   const code = new Regions(codeSpans(text, fences));
   let claimed: Span[] = [];
-  const resolve = createNameResolver(toolNames);
+  const table = createToolTable(tools);
   for (const detect of DETECTORS) {
     const codeAware = detect === fenced;
     const taken = new Regions(claimed.map((s) => [s.start, s.end] as const));
     const ctx: ScanContext = {
       text,
-      resolve,
+      resolve: table.resolve,
+      tools: table,
       fences,
       isProtected: (i) => reasoning.contains(i) || (!codeAware && code.contains(i)) || taken.contains(i),
     };
@@ -165,8 +194,9 @@ export function parseToolCalls(text: string, toolNames: readonly string[]): Pars
     calls,
   ).map((s): [number, number] => [s.start, s.end]);
   return {
-    calls: calls.flatMap((s) => s.calls),
+    calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(c.arguments, table.schemaOf(c.name)) }))),
     text: withoutSpans(text, removed),
     raw: calls.flatMap((s) => s.calls.map(() => text.slice(s.start, s.end))),
+    failures: calls.flatMap((s) => (s.problems ?? []).map((p) => failureOf(p, text.slice(s.start, s.end)))),
   };
 }
