@@ -13,6 +13,7 @@
  * what an earlier one covered, and no regular expression can backtrack over the whole input).
  */
 import { bare } from './formats/bare';
+import { continueBlocks } from './formats/continue';
 import { fenced, findFences } from './formats/fenced';
 import { deepseek, gemma, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
@@ -25,7 +26,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, bare];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
 
 /** Reasoning: `<think>…</think>`, an unclosed `<think>` to the end, or a bare `</think>` (the template opened it). */
 function reasoningSpans(text: string): [number, number][] {

@@ -9,14 +9,17 @@
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { MAX_CALL_FENCE_LINE } from './formats/fenced';
+import { EXAMPLE_LEAD, MAX_CALL_FENCE_LINE } from './formats/fenced';
 import { parseToolCalls } from './parse';
+import { nameKey, toolNameOf, type ToolInput } from './tools';
 
 /** How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far). */
 type Closer = { seen: number; decided: number } & (
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string }
+  /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
+  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
   | { kind: 'end' }
-  | { kind: 'balanced'; scan?: BracketScan }
+  /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
+  | { kind: 'balanced'; scan?: BracketScan; brace?: boolean }
   | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
@@ -41,6 +44,7 @@ interface Opener {
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
 const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
+const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
 
 const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
@@ -54,6 +58,17 @@ const FIXED_OPENERS: Opener[] = [
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
   { literal: '<｜tool▁calls▁begin｜>', match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
   { literal: '<|python_tag|>', match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end' }) },
+  { literal: '<tools>', match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
+  { literal: '<tool-use>', match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
+  { literal: '<tool_use>', match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
+  { literal: '<tool_calls>', match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
+  { literal: '[TOOL_CALL]', match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
+  { literal: '<|tool_call|>', match: /^<\|tool_call\|>/, closer: () => ({ kind: 'end' }) },
+  { literal: '<|tool_call_start|>', match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
+  { literal: '<|python_start|>', match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
+  { literal: '<|tool_calls_section_begin|>', match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
+  { literal: '<｜DSML｜function_calls>', match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
+  { literal: '<|DSML|function_calls>', match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
   { literal: '[TOOL_CALLS]', match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'end' }) },
 ];
 
@@ -127,15 +142,16 @@ export interface ToolMarkupFilter {
   takeRetraction(): boolean;
 }
 
-/** Tool names are matched case-insensitively and with `-` for `_`, as the parser does. */
-const nameKey = (s: string) => s.toLowerCase().replace(/-/g, '_');
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
-export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkupFilter {
-  const names = toolNames.map(nameKey);
+export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
+  const names = tools.map((t) => nameKey(toolNameOf(t)));
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   const pythonStart = new RegExp(`^\\[?\\s*(${namePattern})\\s*\\(`, 'i');
+  /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
+  const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
+  const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   let held = '';
   let closer: Closer | undefined;
@@ -184,9 +200,10 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
       const first = body.search(/\S/);
       if (first === -1) return true;
       const word = /^[\w-]*$/.exec(body.slice(first));
-      if (word && [...names, 'print'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+      if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
     }
     if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
+    if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
     return false;
   };
 
@@ -216,11 +233,12 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
     if (JSON_CALL.test(held)) return { kind: 'balanced' };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
+    if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
     const fence = fenceOpening(held);
     if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
       const body = held.slice(fence.body);
       const first = body.search(/\S/);
-      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first))) {
+      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
         return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
       }
     }
@@ -277,7 +295,8 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
   const holdsCalls = (stretch: string) => {
     if (/^<(think|thinking|reasoning)>/i.test(stretch)) return true;
     const context = recent.slice(-200) + (lineBlank ? '' : '\n');
-    return parseToolCalls(`${context}${stretch}`, toolNames).calls.length > 0;
+    const parsed = parseToolCalls(`${context}${stretch}`, tools);
+    return parsed.calls.length > 0 || parsed.failures.length > 0;
   };
 
   /**
@@ -308,7 +327,8 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         return OPEN;
       case 'balanced': {
         if (!c.scan) {
-          const start = text.search(/[[{(]/);
+          const start = c.brace ? text.indexOf('{') : text.search(/[[{(]/);
+          if (start === -1) return OPEN;
           c.scan = new BracketScan(text[start]!, offset + start);
         }
         return decide(c.scan.feed(text, offset));
@@ -411,14 +431,14 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
-          if (closer.kind === 'balanced' && shownContent && pending === '' && holdsCalls(stretch)) {
-            // After prose, JSON is a call only if the message ends with it: wait and see.
+          if (closer.kind === 'balanced' && shownContent && pending === '' && EXAMPLE_LEAD.test(recent.slice(-200)) && holdsCalls(stretch)) {
+            // After prose that presents an example, JSON is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });
             continue;
           }
           held = held.slice(end);
           const reasoning = closer.kind === 'tag' && /^<(think|thinking|reasoning)>/i.test(stretch);
-          const isCall = !reasoning && (closer.kind === 'tag' || closer.kind === 'end' || holdsCalls(stretch));
+          const isCall = !reasoning && (((closer.kind === 'tag' && !closer.verify) || closer.kind === 'end') || holdsCalls(stretch));
           closer = undefined;
           if (reasoning) {
             confirm();
@@ -436,7 +456,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         const keep =
           closer.kind === 'tool-tag' ||
           ((closer.kind === 'balanced' || closer.kind === 'fence' || closer.kind === 'trailing') && !holdsCalls(held)) ||
-          (closer.kind === 'tag' && !closer.hideIfUnclosed);
+          (closer.kind === 'tag' && (!closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held))));
         if (keep) {
           out += release();
           out += show(held);

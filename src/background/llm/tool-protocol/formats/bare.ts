@@ -1,10 +1,12 @@
 /**
  * Calls written as plain JSON or a Python list, without markup (Llama 3.x JSON, Llama 3.2 /
- * Gemma pythonic). Accepted when the call is the whole message, or closes it after some prose
- * ("I'll open the menu. {"name": …}"): a JSON object in the middle of an explanation is not a call.
+ * Gemma pythonic). Accepted on lines of their own: as the whole message, closing it after some
+ * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
+ * example. A JSON object inside a sentence is not a call.
  */
 import { callsFromJson, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { matchBracket, parseLooseJson, splitTopLevel } from '../values';
+import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
 function pythonList(text: string, resolve: ScanContext['resolve']): ParsedCall[] | undefined {
@@ -71,8 +73,9 @@ export const bare: Detector = (ctx) => {
     const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
     if (!candidate) continue;
     covered = Math.max(covered, candidate.end);
-    // Prose may come before a call, but a call followed by more explanation was an example.
-    if (start === first || candidate.end >= tailEnd) spans.push(candidate);
+    // A call may stand at the start, at the end after prose, or on its own lines between prose,
+    // unless the prose leading into it presents it as an example.
+    if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);
   }
   // A message that is one Python call and nothing else: `read_page()`.
   if (!spans.length) {

@@ -1,6 +1,6 @@
 /** Formats marked by special tokens: DeepSeek, Mistral, Gemma and Llama's python tag. */
-import { callFromObject, callsFromJson, matchesOf, type Detector, type ParsedCall, type Span } from '../scan';
-import { matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { attemptFromObject, attemptsFromJson, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type Span } from '../scan';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
@@ -34,35 +34,64 @@ export const deepseek: Detector = (ctx) => {
   return calls.length ? [{ start, end, calls }] : [];
 };
 
-/** Mistral: `[TOOL_CALLS] [{"name":…,"arguments":…}]` or `[TOOL_CALLS]name[ARGS]{…}`. */
+/** Where a tool name written just before `at` starts (a short backward walk over name characters), or -1. */
+function nameBefore(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i < 100 && /[\w.-]/.test(text[i - 1]!)) i--;
+  return i < at && /[A-Za-z_]/.test(text[i]!) ? i : -1;
+}
+
+/** `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). */
+function jsonArgumentsAt(text: string, at: number): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
+  let i = at;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  if (text[i] !== '{') return { end: i, problem: 'unparsable' };
+  const close = matchBracket(text, i);
+  const body = text.slice(i, close === -1 ? undefined : close);
+  if (close === -1 && jsonEnding(body) === 'cut') return { end: text.length, problem: 'cut_off' };
+  const args = parseLooseJson(body);
+  const end = close === -1 ? text.length : close;
+  return args && typeof args === 'object' && !Array.isArray(args) ? { end, args } : { end, problem: 'unparsable' };
+}
+
+/**
+ * Mistral: `[TOOL_CALLS] [{"name":…,"arguments":…}]` (v3), and `name[ARGS]{…}` (v11), with or
+ * without the `[TOOL_CALLS]` token (servers strip it), several back to back.
+ */
 export const mistral: Detector = (ctx) => {
+  const text = ctx.text;
   const spans: Span[] = [];
   let covered = 0;
-  for (const m of matchesOf(/\[TOOL_CALLS\]/g, ctx.text)) {
-    // A marker inside the stretch the last one read is part of it.
+  for (const m of matchesOf(/\[TOOL_CALLS\]|\[ARGS\]/g, text)) {
     if (m.index < covered || ctx.isProtected(m.index)) continue;
-    let i = m.index + m[0].length;
-    const rest = ctx.text.slice(i);
-    let lead = 0;
-    while (/\s/.test(rest[lead] ?? '')) lead++;
-    if (rest[lead] === '[' || rest[lead] === '{') {
-      const end = matchBracket(ctx.text, i + lead);
-      const stop = end === -1 ? ctx.text.length : end;
-      // [TOOL_CALLS] is a special token: always markup. A list cut off at the end gives no calls.
-      const calls = end === -1 ? undefined : callsFromJson(parseLooseJson(ctx.text.slice(i + lead, stop)), ctx.resolve);
-      spans.push({ start: m.index, end: stop, calls: calls ?? [] });
+    if (m[0] === '[TOOL_CALLS]') {
+      let i = m.index + m[0].length;
+      while (/\s/.test(text[i] ?? '')) i++;
+      if (text[i] !== '[' && text[i] !== '{') continue;
+      const end = matchBracket(text, i);
+      const stop = end === -1 ? text.length : end;
+      const body = text.slice(i, stop);
+      // [TOOL_CALLS] is a special token: always markup.
+      const cut = end === -1 && jsonEnding(body) === 'cut';
+      const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve);
+      spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }]));
       covered = stop;
       continue;
     }
-    const named = rest.match(/^\s*([\w.-]+)(?:\[CALL_ID\][\w-]*)?\[ARGS\]\s*/);
-    if (!named) continue;
-    i += named[0].length;
-    const end = ctx.text[i] === '{' ? matchBracket(ctx.text, i) : -1;
-    const stop = end === -1 ? ctx.text.length : end;
-    covered = stop;
-    const name = ctx.resolve(named[1]!);
-    const args = parseLooseJson(ctx.text.slice(i, stop));
-    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end: stop, calls: [{ name, arguments: args }] });
+    // name[ARGS]{…} or name[CALL_ID]id[ARGS]{…}; the token before it, if any, belongs to the call.
+    let nameEnd = m.index;
+    const near = Math.max(0, m.index - 64);
+    const idAt = text.slice(near, m.index).lastIndexOf('[CALL_ID]');
+    const callId = idAt === -1 ? -1 : near + idAt;
+    if (callId !== -1 && /^[\w-]*$/.test(text.slice(callId + 9, m.index))) nameEnd = callId;
+    const nameStart = nameBefore(text, nameEnd);
+    if (nameStart === -1 || nameStart < covered) continue;
+    let start = nameStart;
+    if (text.startsWith('[TOOL_CALLS]', start - 12)) start -= 12;
+    const found = jsonArgumentsAt(text, m.index + m[0].length);
+    const rawName = text.slice(nameStart, nameEnd);
+    covered = found.end;
+    spans.push(spanOf(start, found.end, [found.args ? named(ctx.resolve, rawName, found.args) : { problem: found.problem!, name: rawName }]));
   }
   return spans;
 };
@@ -112,22 +141,32 @@ function lastBeforeBlanks(text: string, at: number): number {
   return i;
 }
 
-/** Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call. */
+/**
+ * Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call, or a built-in
+ * tool's `brave_search.call(query="…")` (a call only of an offered tool of that name). Code for the
+ * code interpreter is not a call of any tool, and stays text.
+ */
 export const pythonTag: Detector = (ctx) => {
-  const m = ctx.text.match(/<\|python_tag\|>/);
-  if (!m || m.index === undefined || ctx.isProtected(m.index)) return [];
-  const bodyEnd = ctx.text.search(/<\|(eom_id|eot_id)\|>/);
-  const end = bodyEnd === -1 ? ctx.text.length : bodyEnd;
+  const m = /<\|python_tag\|>/.exec(ctx.text);
+  if (!m || ctx.isProtected(m.index)) return [];
+  const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id)\|>/);
+  const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
   const body = ctx.text.slice(m.index + m[0].length, end).trim();
-  const calls: ParsedCall[] = [];
+  const attempts: Attempt[] = [];
   for (const part of splitTopLevel(body.replace(/;/g, ','))) {
     const piece = part.trim();
     if (!piece) continue;
-    const call = piece.startsWith('{') ? callFromObject(parseLooseJson(piece) ?? null, ctx.resolve) : pythonCallOf(piece, ctx.resolve);
+    if (piece.startsWith('{')) {
+      const attempt = attemptFromObject(parseLooseJson(piece) ?? null, ctx.resolve);
+      if (!attempt) return [];
+      attempts.push(attempt);
+      continue;
+    }
+    const call = parsePythonCall(piece);
     if (!call) return [];
-    calls.push(call);
+    attempts.push(named(ctx.resolve, call.name.replace(/\.call$/, ''), call.arguments));
   }
-  return calls.length ? [{ start: m.index, end, calls }] : [];
+  return attempts.length ? [spanOf(m.index, end, attempts)] : [];
 };
 
 export function pythonCallOf(text: string, resolve: (n: string) => string | undefined): ParsedCall | undefined {
