@@ -11,12 +11,15 @@ import { leafText, MAX_XML_DEPTH, readChildren, XmlNode, type XmlChildren } from
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
 
+/** Type names some tool definitions use beside JSON Schema's own (Python's and C's). */
+const ALIASES: Record<string, Kind> = { float: 'number', double: 'number', int: 'integer', bool: 'boolean', str: 'string', dict: 'object', list: 'array' };
+
 /** The kinds a schema allows (from `type`, `anyOf`/`oneOf`, or its `enum`); empty when it says nothing. */
 function kindsOf(schema: JsonSchema | undefined): Set<Kind> {
   const kinds = new Set<Kind>();
   if (!schema || typeof schema !== 'object') return kinds;
   const add = (t: unknown) => {
-    if (typeof t === 'string') kinds.add(t as Kind);
+    if (typeof t === 'string') kinds.add(ALIASES[t] ?? (t as Kind));
   };
   if (Array.isArray(schema.type)) schema.type.forEach(add);
   else add(schema.type);
@@ -99,7 +102,7 @@ function fitText(node: XmlNode, schema: JsonSchema | undefined, depth: number): 
     }
     return objectOf(children, objectSchema?.properties, depth);
   }
-  const text = leafText(node.raw);
+  const text = leafText(node.raw, node.trim);
   if (!kinds.size) {
     // By structure: JSON objects and lists are read; other text stays text.
     const trimmed = text.trim();

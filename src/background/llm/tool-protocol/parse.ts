@@ -31,7 +31,7 @@ const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, pythonTa
 /** Reasoning: `<think>…</think>`, an unclosed `<think>` to the end, or a bare `</think>` (the template opened it). */
 function reasoningSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
     const lone = /<\/(think|thinking)>/i.exec(text);
     if (lone) spans.push([0, lone.index + lone[0].length]);
@@ -53,7 +53,7 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-const END_TOKEN = /<\|(?:eot_id|eom_id)\|>/y;
+const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
 
 /**
  * Whether a call's markup stands on its own: before it on its line only blanks, the end of
@@ -88,7 +88,12 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
   for (let i = 0; i < spans.length; ) {
     let j = i;
     while (j + 1 < spans.length && onlyBlanks(text, spans[j]!.end, spans[j + 1]!.start)) j++;
-    if (startsLine(text, spans[i]!.start, reasoning) && endsLine(text, spans[j]!.end, reasoning)) kept.push(...spans.slice(i, j + 1));
+    const starts = startsLine(text, spans[i]!.start, reasoning);
+    const ends = endsLine(text, spans[j]!.end, reasoning);
+    const glueEnd = spans[j]!.glue;
+    const startOk = starts || spans[i]!.glue !== undefined;
+    const endOk = ends || glueEnd === 'anywhere' || (glueEnd === 'token' && starts);
+    if (startOk && endOk) kept.push(...spans.slice(i, j + 1));
     i = j + 1;
   }
   return kept;
@@ -104,11 +109,13 @@ function withoutSpans(text: string, spans: readonly [number, number][]): string 
       continue;
     }
     out += text.slice(at, s);
+    // Markup glued between two words leaves a space between them.
+    if (out && !/\s/.test(out.at(-1)!) && e < text.length && !/\s/.test(text[e]!)) out += ' ';
     at = e;
   }
   out += text.slice(at);
   return out
-    .replace(/<\|(python_tag|eom_id|eot_id)\|>/g, '')
+    .replace(/<\|(python_tag|eom_id|eot_id|eom|eot|im_end|end|call)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>/g, '')
     .split('\n')
     .map(trimLineEnd)
     .join('\n')

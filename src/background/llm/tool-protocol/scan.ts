@@ -21,6 +21,12 @@ export interface Span {
   end: number;
   calls: ParsedCall[];
   problems?: Problem[];
+  /**
+   * How the markup may stand beside prose on its line. Unset: on lines of its own. `tail`: after
+   * prose, ending its line (a template's wrapper glued to the model's words). `token`: starting its
+   * line, or after prose ending its line (special tokens). `anywhere`: DeepSeek's own tokens.
+   */
+  glue?: 'tail' | 'token' | 'anywhere';
 }
 
 export type NameResolver = (raw: string) => string | undefined;
@@ -44,9 +50,9 @@ export type Attempt = ParsedCall | Problem;
 export const isCall = (a: Attempt): a is ParsedCall => 'arguments' in a;
 
 /** A span from what one stretch of markup gave: its calls, and the problems of the rest. */
-export function spanOf(start: number, end: number, attempts: readonly Attempt[]): Span {
+export function spanOf(start: number, end: number, attempts: readonly Attempt[], glue?: Span['glue']): Span {
   const problems = attempts.filter((a): a is Problem => !isCall(a));
-  return { start, end, calls: attempts.filter(isCall), ...(problems.length ? { problems } : {}) };
+  return { start, end, calls: attempts.filter(isCall), ...(problems.length ? { problems } : {}), ...(glue ? { glue } : {}) };
 }
 
 /** A named call: the tool it names, or the problem that no such tool is offered. */

@@ -11,7 +11,11 @@ import { decodeEntities } from './values';
 
 /** A parameter's text exactly as written between its tags. */
 export class XmlNode {
-  constructor(readonly raw: string) {}
+  /** `trim`: blanks around the value are layout (Qwen3-Coder's parameters), not only the line breaks. */
+  constructor(
+    readonly raw: string,
+    readonly trim = false,
+  ) {}
 }
 
 /** Elements by name, in order; a name written several times gives several nodes (a list). */
@@ -122,13 +126,15 @@ function push(children: XmlChildren, key: string, node: XmlNode): void {
  * A value's text: CDATA as is; otherwise entities decoded, the newlines around it dropped, and a
  * one-line value trimmed.
  */
-export function leafText(raw: string): string {
+export function leafText(raw: string, trim = false): string {
   const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw);
   if (cdata) return cdata[1]!;
+  // The line breaks around a value are layout; with `trim`, all blanks around it are.
   let from = 0;
   let to = raw.length;
-  while (from < to && (raw[from] === '\n' || raw[from] === '\r')) from++;
-  while (to > from && (raw[to - 1] === '\n' || raw[to - 1] === '\r')) to--;
+  const around = trim ? isSpace : (ch: string | undefined) => ch === '\n' || ch === '\r';
+  while (from < to && around(raw[from])) from++;
+  while (to > from && around(raw[to - 1])) to--;
   const value = decodeEntities(raw.slice(from, to));
   return value.includes('\n') ? value : value.trim();
 }

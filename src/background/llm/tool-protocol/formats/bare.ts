@@ -58,7 +58,7 @@ export const bare: Detector = (ctx) => {
   const spans: Span[] = [];
   const tailEnd = contentEnd(text);
   // The whole message, or its tail after prose, starting at a line of its own.
-  const starts = [first, ...[...text.matchAll(/\n[ \t]*(?=[[{])/g)].map((m) => m.index + m[0].length)];
+  const starts = [first, ...[...text.matchAll(/\n[ \t]*(?=[[{])|<\/(?:think|thinking|reasoning)>\s*(?=[[{])/gi)].map((m) => m.index + m[0].length)].sort((a, b) => a - b);
   // A start inside a value already read is part of that value: read each stretch once.
   let covered = 0;
   for (const start of starts) {

@@ -33,9 +33,11 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
 export function pythonCalls(ctx: ScanContext, body: string): Attempt[] | undefined {
   const trimmed = body.trim();
   const inner = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
-  const parts = splitTopLevel(inner)
+  let parts = splitTopLevel(inner)
     .map((p) => p.trim())
     .filter(Boolean);
+  // One call per line (OLMo): a part holding several lines of calls.
+  if (parts.length === 1 && parts[0]!.includes('\n')) parts = parts[0]!.split(/\n+/).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
   const attempts: Attempt[] = [];
   for (const part of parts) {

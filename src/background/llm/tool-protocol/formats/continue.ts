@@ -16,7 +16,7 @@ import { XmlNode } from '../xml-tree';
 const HEAD = /^[ \t]*TOOL_NAME:[ \t]*([\w.-]+)[ \t]*(?:\n|$)/;
 
 /** The call a block starting at the beginning of `body` holds, or undefined when it is not one. */
-export function continueCall(ctx: ScanContext, body: string): Attempt | undefined {
+export function continueCall(ctx: ScanContext, body: string, cut = false): Attempt | undefined {
   const head = HEAD.exec(body.replace(/^\s*\n/, ''));
   if (!head) return undefined;
   const rest = body.slice(body.indexOf(head[0]) + head[0].length);
@@ -29,6 +29,8 @@ export function continueCall(ctx: ScanContext, body: string): Attempt | undefine
     const json = /^["[{\d-]|^(true|false|null)$/.test(trimmed) ? parseLooseJson(trimmed) : undefined;
     args[m[1]!] = json === undefined ? new XmlNode(raw) : json;
   }
+  // A fence cut before any argument: the arguments never came.
+  if (cut && !Object.keys(args).length) return { problem: 'cut_off', name: head[1] };
   return named(ctx.resolve, head[1]!, args);
 }
 

@@ -128,7 +128,7 @@ export const fenced: Detector = (ctx) => {
     if (!CALL_LANGS.has(fence.lang.toLowerCase()) || fence.lineLength > MAX_CALL_FENCE_LINE) continue;
     if (EXAMPLE_LEAD.test(lead)) continue;
     if (/^\s*TOOL_NAME:/.test(fence.body)) {
-      const attempt = continueCall(ctx, fence.body);
+      const attempt = continueCall(ctx, fence.body, !/(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end)));
       if (attempt) spans.push(spanOf(start, end, [attempt]));
       continue;
     }

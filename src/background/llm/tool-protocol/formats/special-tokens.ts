@@ -16,8 +16,12 @@ export const deepseek: Detector = (ctx) => {
   const start = begin.index;
   const endMatch = ctx.text.slice(start).match(DS_CALLS_END);
   const end = endMatch?.index !== undefined ? start + endMatch.index + endMatch[0].length : ctx.text.length;
-  const calls: ParsedCall[] = [];
+  const attempts: Attempt[] = [];
   for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) {
+    if (!DS_SEP.test(m[1]!)) {
+      attempts.push({ problem: 'unparsable' });
+      continue;
+    }
     const [left = '', right = ''] = m[1]!.split(DS_SEP);
     let name = left.trim();
     let body = right;
@@ -27,11 +31,14 @@ export const deepseek: Detector = (ctx) => {
       body = right.slice(firstLine?.[0].length ?? 0);
     }
     const json = body.match(/```(?:json)?\s*([\s\S]*?)(?:```|$)/)?.[1] ?? body;
-    const resolved = ctx.resolve(name);
     const args = parseLooseJson(json);
-    if (resolved && args && typeof args === 'object' && !Array.isArray(args)) calls.push({ name: resolved, arguments: args });
+    const cut = end === ctx.text.length && !DS_CALLS_END.test(ctx.text.slice(start)) && jsonEnding(json.trim()) === 'cut';
+    if (cut) attempts.push({ problem: 'cut_off', name });
+    else if (args && typeof args === 'object' && !Array.isArray(args)) attempts.push(named(ctx.resolve, name, args));
+    else attempts.push({ problem: 'unparsable', name });
   }
-  return calls.length ? [{ start, end, calls }] : [];
+  // DeepSeek's tokens are its own: they count wherever they stand outside code and reasoning.
+  return attempts.length ? [spanOf(start, end, attempts, 'anywhere')] : [];
 };
 
 /** Where a tool name written just before `at` starts (a short backward walk over name characters), or -1. */
@@ -67,14 +74,23 @@ export const mistral: Detector = (ctx) => {
     if (m[0] === '[TOOL_CALLS]') {
       let i = m.index + m[0].length;
       while (/\s/.test(text[i] ?? '')) i++;
-      if (text[i] !== '[' && text[i] !== '{') continue;
+      if (text[i] !== '[' && text[i] !== '{') {
+        // v11 without [ARGS]: `[TOOL_CALLS]name{…}`.
+        const name = /^[A-Za-z_][\w.-]{0,99}(?=\s*\{)/.exec(text.slice(i, i + 101));
+        if (!name) continue;
+        const found = jsonArgumentsAt(text, i + name[0].length);
+        covered = found.end;
+        spans.push(spanOf(m.index, found.end, [found.args ? named(ctx.resolve, name[0], found.args) : { problem: found.problem!, name: name[0] }], 'token'));
+        continue;
+      }
       const end = matchBracket(text, i);
-      const stop = end === -1 ? text.length : end;
+      let stop = end === -1 ? text.length : end;
       const body = text.slice(i, stop);
       // [TOOL_CALLS] is a special token: always markup.
       const cut = end === -1 && jsonEnding(body) === 'cut';
       const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve);
-      spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }]));
+      if (text.startsWith('[/TOOL_CALLS]', stop)) stop += '[/TOOL_CALLS]'.length;
+      spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }], 'token'));
       covered = stop;
       continue;
     }
@@ -91,7 +107,7 @@ export const mistral: Detector = (ctx) => {
     const found = jsonArgumentsAt(text, m.index + m[0].length);
     const rawName = text.slice(nameStart, nameEnd);
     covered = found.end;
-    spans.push(spanOf(start, found.end, [found.args ? named(ctx.resolve, rawName, found.args) : { problem: found.problem!, name: rawName }]));
+    spans.push(spanOf(start, found.end, [found.args ? named(ctx.resolve, rawName, found.args) : { problem: found.problem!, name: rawName }], start < nameStart ? 'token' : undefined));
   }
   return spans;
 };
@@ -129,7 +145,7 @@ export const gemma: Detector = (ctx) => {
     // <|"|> delimits strings; make them JSON strings, then read the rest leniently.
     const body = text.slice(open, close + 1).replace(/<\|"\|>([\s\S]*?)<\|"\|>/g, (_all, s: string) => JSON.stringify(s));
     const args = parseLooseJson(body);
-    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end, calls: [{ name, arguments: args }] });
+    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end, calls: [{ name, arguments: args }], glue: 'tail' });
   }
   return spans;
 };
@@ -149,24 +165,28 @@ function lastBeforeBlanks(text: string, at: number): number {
 export const pythonTag: Detector = (ctx) => {
   const m = /<\|python_tag\|>/.exec(ctx.text);
   if (!m || ctx.isProtected(m.index)) return [];
-  const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id)\|>/);
+  const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
   const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
-  const body = ctx.text.slice(m.index + m[0].length, end).trim();
+  const raw = ctx.text.slice(m.index + m[0].length, end).trim();
+  // A Llama 3.2 pythonic list: `[f(a=1), g()]`.
+  const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   const attempts: Attempt[] = [];
+  // Anything else after the tag is code for the code interpreter: a tool FoxAgent does not offer.
+  const interpreter = (): Span[] => (raw ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }], 'token')] : []);
   for (const part of splitTopLevel(body.replace(/;/g, ','))) {
     const piece = part.trim();
     if (!piece) continue;
     if (piece.startsWith('{')) {
       const attempt = attemptFromObject(parseLooseJson(piece) ?? null, ctx.resolve);
-      if (!attempt) return [];
+      if (!attempt) return interpreter();
       attempts.push(attempt);
       continue;
     }
     const call = parsePythonCall(piece);
-    if (!call) return [];
+    if (!call) return interpreter();
     attempts.push(named(ctx.resolve, call.name.replace(/\.call$/, ''), call.arguments));
   }
-  return attempts.length ? [spanOf(m.index, end, attempts)] : [];
+  return attempts.length ? [spanOf(m.index, end, attempts, 'token')] : [];
 };
 
 export function pythonCallOf(text: string, resolve: (n: string) => string | undefined): ParsedCall | undefined {

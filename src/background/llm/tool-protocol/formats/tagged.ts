@@ -4,7 +4,7 @@
  * Kimi K2 sections), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
 import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 import { readBody, type BodyReaders } from './bodies';
 
@@ -14,16 +14,23 @@ import { readBody, type BodyReaders } from './bodies';
  */
 function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<parameter(?:=([\w.-]+)|\s+name\s*=\s*["']([^"']+)["'])\s*>([\s\S]*?)(<\/parameter>|(?=<parameter[\s=])|(?=<\/function>|<\/invoke>)|$)/gi, body)) {
+  for (const m of matchesOf(/<parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'])\s*>([\s\S]*?)(<\/parameter>|(?=<parameter[\s=])|(?=<\/function>|<\/invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
-    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!);
+    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, true);
   }
   return args;
 }
 
+/** Just past the JSON value a body starts with, or -1. */
+function jsonEndIn(body: string): number {
+  const first = body.search(/\S/);
+  if (first === -1 || (body[first] !== '[' && body[first] !== '{')) return -1;
+  return matchBracket(body, first);
+}
+
 /** `<function=name>` with parameters or a JSON body, up to `</function>`. */
 function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
-  const head = /<function=([\w.-]+)>/i.exec(body);
+  const head = /<function=([^>\s]{1,100})>/i.exec(body);
   if (!head) return undefined;
   const closeAt = body.search(/<\/function>/i);
   const inner = body.slice(head.index + head[0].length, closeAt === -1 ? undefined : closeAt);
@@ -55,21 +62,25 @@ const readers = (ctx: ScanContext): BodyReaders => ({
 
 interface Wrapper {
   open: RegExp;
-  /** The closing marker; none for wrappers that run to the end of the reply. */
+  /** The closing marker; none for wrappers that run to the end of their JSON or the reply. */
   close?: RegExp;
+  glue: 'tail' | 'token';
 }
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
 const WRAPPERS: readonly Wrapper[] = [
-  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi },
-  { open: /<tools>/gi, close: /<\/tools>/gi },
-  { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi },
-  { open: /<tool_calls>/gi, close: /<\/tool_calls>/gi },
-  { open: /\[TOOL_CALL\]/g, close: /\[\/TOOL_CALL\]/g },
-  { open: /<\|tool_call\|>/g, close: /<\|end_of_text\|>/g },
-  { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g },
-  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g },
-  { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g },
+  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'tail' },
+  { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail' },
+  { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
+  { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
+  { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
+  { open: /<tool_calls>/gi, close: /<\/tool_calls>/gi, glue: 'tail' },
+  { open: /\[TOOL_CALL\]/g, close: /\[\/TOOL_CALL\]/g, glue: 'tail' },
+  { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
+  { open: /<\|tool_call\|>/g, glue: 'token' },
+  { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
+  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token' },
+  { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token' },
 ];
 
 /**
@@ -91,10 +102,13 @@ export const wrapped: Detector = (ctx) => {
       const closed = close !== undefined && close.index < nextOpen;
       const limit = closed ? close.index : nextOpen;
       const atEnd = !closed && limit === ctx.text.length;
-      const attempts = readBody(ctx, ctx.text.slice(from, limit), atEnd, readers(ctx));
+      const body = ctx.text.slice(from, limit);
+      const attempts = readBody(ctx, body, atEnd, readers(ctx));
       // "<tool_call>" followed by prose is talk about the tag.
       if (!attempts) continue;
-      spans.push(spanOf(m.index, closed ? close.index + close[0].length : limit, attempts));
+      // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
+      const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
+      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, w.glue));
     }
   }
   return spans;
@@ -103,7 +117,7 @@ export const wrapped: Detector = (ctx) => {
 /** `<function=name>…</function>` outside a wrapper (Llama 3.1, bare Qwen3-Coder), cut or not. */
 export const functionTag: Detector = (ctx) => {
   const spans: Span[] = [];
-  for (const m of matchesOf(/<function=[\w.-]+>[\s\S]*?(?:<\/function>|$)/gi, ctx.text)) {
+  for (const m of matchesOf(/<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
     const call = functionCall(ctx, m[0], atEnd);
@@ -151,7 +165,7 @@ export const dsml: Detector = (ctx) => {
       }
       attempts.push(cut ? { problem: 'cut_off', name: inv[1] } : named(ctx.resolve, inv[1]!, args));
     }
-    if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts));
+    if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts, 'token'));
   }
   return spans;
 };
