@@ -115,7 +115,7 @@ function withoutSpans(text: string, spans: readonly [number, number][]): string 
   }
   out += text.slice(at);
   return out
-    .replace(/<\|(python_tag|eom_id|eot_id|eom|eot|im_end|end|call)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>/g, '')
+    .replace(/<\|(python_tag|eom_id|eot_id|eom|eot|im_end|end|call)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g, '')
     .split('\n')
     .map(trimLineEnd)
     .join('\n')

@@ -14,18 +14,25 @@ import { parseToolCalls } from './parse';
 import { nameKey, toolNameOf, type ToolInput } from './tools';
 
 /** How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far). */
-type Closer = { seen: number; decided: number } & (
+type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean } & (
   /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
   | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
-  | { kind: 'end' }
+  /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
+  | { kind: 'end'; verify?: boolean }
   /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
-  | { kind: 'balanced'; scan?: BracketScan; brace?: boolean }
+  | {
+      kind: 'balanced';
+      scan?: BracketScan;
+      brace?: boolean;
+      /** Mistral's token: the value starts after it, at a `[` or `{` (`[TOOL_CALLS] [{…}]`), else at the first `{` (`[TOOL_CALLS]name[ARGS]{…}`). */
+      after?: number;
+    }
   | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }
 );
-type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided'> : never) : never;
+type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop'> & { sure?: boolean; drop?: boolean } : never) : never;
 
 /** closeIndex: the markup is still open / turned out not to be markup. */
 const OPEN = -1;
@@ -39,6 +46,14 @@ interface Opener {
   literal?: string;
   /** Reasoning may open anywhere; a call only at the start of a line. */
   anywhere?: boolean;
+  /** A template's call markup, which may follow the model's words on their line (then waits for the line's end, as any call). */
+  glued?: boolean;
+  /** DeepSeek's own tokens: a call wherever they stand, hidden once closed. */
+  sure?: boolean;
+  /** A special token: starting its line, a call whatever follows it on the line. */
+  token?: boolean;
+  /** An end-of-turn token: hidden, and nothing else changes. */
+  drop?: boolean;
 }
 
 const BAR = '[｜|]';
@@ -46,32 +61,40 @@ const SEP = '[▁_ ]';
 const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
 const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
 
+/** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
+const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
+
 const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
-  { literal: '<tool_call>', match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
-  { literal: '<|tool_call>', match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
+  { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
+  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(/\|>|｜>|\]/) })),
+  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
+  { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
-  { literal: '<function_calls>', match: /^<function_calls>/i, closer: () => tag(/<\/function_calls>/i) },
-  { literal: '<minimax:tool_call>', match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
+  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: () => wrapper(/<\/function_calls>/i) },
+  { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
-  { literal: '<｜tool▁calls▁begin｜>', match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
-  { literal: '<|python_tag|>', match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end' }) },
-  { literal: '<tools>', match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
-  { literal: '<tool-use>', match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
-  { literal: '<tool_use>', match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
-  { literal: '<tool_calls>', match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
-  { literal: '[TOOL_CALL]', match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
-  { literal: '<|tool_call|>', match: /^<\|tool_call\|>/, closer: () => ({ kind: 'end' }) },
-  { literal: '<|tool_call_start|>', match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
-  { literal: '<|python_start|>', match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
-  { literal: '<|tool_calls_section_begin|>', match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
-  { literal: '<｜DSML｜function_calls>', match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
-  { literal: '<|DSML|function_calls>', match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
-  { literal: '[TOOL_CALLS]', match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'end' }) },
+  { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
+  { literal: '<|python_tag|>', glued: true, match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end' }) },
+  { literal: '<tools>', glued: true, match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
+  { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
+  { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
+  { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
+  { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
+  { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
+  { literal: '<|python_start|>', glued: true, token: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
+  { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
+  { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
+  { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
+  { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
+  { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
+  { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
 ];
 
+const REASONING = /^<(think|thinking|reasoning)>|^<\|channel>/i;
 const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
@@ -182,7 +205,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const couldOpen = (text: string): boolean => {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = atLineStart();
-    if (FIXED_OPENERS.some((o) => o.literal && (lineStart || o.anywhere) && o.literal.toLowerCase().startsWith(lower))) return true;
+    if (FIXED_OPENERS.some((o) => o.literal && (lineStart || o.anywhere || o.glued) && o.literal.toLowerCase().startsWith(lower))) return true;
     if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
     if (!lineStart) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
@@ -213,7 +236,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     const next = text[i + 1]!;
     const ch = text[i];
     if (ch === '<') return !/[\w|｜/]/.test(next);
-    if (ch === '[') return !/[\s{\w]/.test(next);
+    if (ch === '[') return !/[\s{\w/]/.test(next);
     if (ch === '{') return !/[\s"]/.test(next);
     return false;
   };
@@ -223,9 +246,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const opener = (): CloserSpec | undefined => {
     const lineStart = atLineStart();
     for (const o of FIXED_OPENERS) {
-      if (!lineStart && !o.anywhere) continue;
+      if (!lineStart && !o.anywhere && !o.glued) continue;
       const m = held.match(o.match);
-      if (m) return o.closer(m);
+      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}) } as CloserSpec;
     }
     if (!lineStart) return undefined;
     const named = held.match(toolTag);
@@ -293,7 +316,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   /** Whether a finished stretch of markup holds calls (else it is released as text). */
   const holdsCalls = (stretch: string) => {
-    if (/^<(think|thinking|reasoning)>/i.test(stretch)) return true;
+    if (REASONING.test(stretch)) return true;
     const context = recent.slice(-200) + (lineBlank ? '' : '\n');
     const parsed = parseToolCalls(`${context}${stretch}`, tools);
     return parsed.calls.length > 0 || parsed.failures.length > 0;
@@ -327,8 +350,15 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         return OPEN;
       case 'balanced': {
         if (!c.scan) {
-          const start = c.brace ? text.indexOf('{') : text.search(/[[{(]/);
-          if (start === -1) return OPEN;
+          const from = Math.max(0, (c.after ?? 0) - offset);
+          if (c.after !== undefined && !c.brace) {
+            const first = text.slice(from).search(/\S/);
+            if (first === -1) return OPEN;
+            if (text[from + first] !== '[' && text[from + first] !== '{') c.brace = true;
+          }
+          const at = c.brace ? text.indexOf('{', from) : text.slice(from).search(/[[{(]/);
+          if (at === -1) return OPEN;
+          const start = c.brace ? at : from + at;
           c.scan = new BracketScan(text[start]!, offset + start);
         }
         return decide(c.scan.feed(text, offset));
@@ -437,13 +467,24 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             continue;
           }
           held = held.slice(end);
-          const reasoning = closer.kind === 'tag' && /^<(think|thinking|reasoning)>/i.test(stretch);
-          const isCall = !reasoning && (((closer.kind === 'tag' && !closer.verify) || closer.kind === 'end') || holdsCalls(stretch));
+          if (closer.drop) {
+            closer = undefined;
+            hide();
+            continue;
+          }
+          const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
+          const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || holdsCalls(stretch));
+          const sure = closer.sure === true;
           closer = undefined;
           if (reasoning) {
             confirm();
             hide();
             afterReasoning = true;
+          } else if (isCall && sure) {
+            confirm();
+            hide();
+            // Markup glued between two words leaves a space between them, as in the parser's text.
+            if (!lineBlank) out += show(' ');
           } else if (isCall) {
             pending += stretch;
           } else {
@@ -454,7 +495,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (!final) return out;
         const keep =
-          closer.kind === 'tool-tag' ||
+          (closer.kind === 'tool-tag' && !holdsCalls(held)) ||
+          (closer.kind === 'end' && closer.verify === true && !holdsCalls(held)) ||
           ((closer.kind === 'balanced' || closer.kind === 'fence' || closer.kind === 'trailing') && !holdsCalls(held)) ||
           (closer.kind === 'tag' && (!closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held))));
         if (keep) {
@@ -473,8 +515,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       if (pending) {
         // A finished call waits for the end of its line: blanks join it, a newline or the end of
         // the reply confirms it, and anything else but another call shows it as the text it was.
+        // Llama 3.x separates JSON calls with `;`.
         let i = 0;
-        while (i < held.length && isBlank(held[i])) i++;
+        while (i < held.length && (isBlank(held[i]) || held[i] === ';')) i++;
         pending += held.slice(0, i);
         held = held.slice(i);
         if (!held) {
@@ -485,8 +528,18 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
       const first = held.search(/\S/);
-      const startsWithName = !shownContent && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
+      // A line may start with a word that opens markup: TOOL_NAME:, functools[.
+      const startsWithName = (!shownContent || lineBlank) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
       const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~]/);
+      const newline = startsWithName || pending ? -1 : held.indexOf('\n');
+      if (newline !== -1 && (next === -1 || newline < next)) {
+        // Each line is looked at from its start.
+        out += release();
+        out += show(held.slice(0, newline + 1));
+        held = held.slice(newline + 1);
+        recheckAt = 0;
+        continue;
+      }
       if (next === -1) {
         out += show(held);
         held = '';
