@@ -527,7 +527,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (held[0] === '\n') confirm();
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
-      const first = held.search(/\S/);
+      // The first character on this line that is not a blank (a newline ends the look).
+      let first = 0;
+      while (first < held.length && isBlank(held[first])) first++;
+      if (first === held.length || held[first] === '\n') first = -1;
       // A line may start with a word that opens markup: TOOL_NAME:, functools[.
       const startsWithName = (!shownContent || lineBlank) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
       const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~]/);

@@ -166,9 +166,12 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
 export function parseLooseJson(text: string): Json | undefined {
   const trimmed = text.trim();
   if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
+  const ending = jsonEnding(trimmed);
+  // Cut inside a value: nothing to read (and no failed parse to pay for).
+  if (ending === 'cut') return undefined;
   const attempts = [trimmed, strictify(trimmed)];
   // Closing brackets are added only after a complete value: a value that was itself cut is never used.
-  if (jsonEnding(trimmed) === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
+  if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
   for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;

@@ -17,6 +17,8 @@ export const deepseek: Detector = (ctx) => {
   const endMatch = ctx.text.slice(start).match(DS_CALLS_END);
   const end = endMatch?.index !== undefined ? start + endMatch.index + endMatch[0].length : ctx.text.length;
   const attempts: Attempt[] = [];
+  // Calls still open at the very end of the reply were cut off.
+  const open = endMatch?.index === undefined;
   for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) {
     if (!DS_SEP.test(m[1]!)) {
       attempts.push({ problem: 'unparsable' });
@@ -32,7 +34,7 @@ export const deepseek: Detector = (ctx) => {
     }
     const json = body.match(/```(?:json)?\s*([\s\S]*?)(?:```|$)/)?.[1] ?? body;
     const args = parseLooseJson(json);
-    const cut = end === ctx.text.length && !DS_CALLS_END.test(ctx.text.slice(start)) && jsonEnding(json.trim()) === 'cut';
+    const cut = open && jsonEnding(json.trim()) === 'cut';
     if (cut) attempts.push({ problem: 'cut_off', name });
     else if (args && typeof args === 'object' && !Array.isArray(args)) attempts.push(named(ctx.resolve, name, args));
     else attempts.push({ problem: 'unparsable', name });
