@@ -2,19 +2,30 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** A tool as the fixtures give it: a name, or a name with its argument schema. */
+export type CorpusTool = string | { name: string; parameters?: Record<string, unknown> };
+
 export interface CorpusCase {
   name: string;
   output: string;
   calls: { name: string; arguments: unknown }[];
   text: string;
+  /** Overrides the family's tools. */
+  tools?: CorpusTool[];
 }
 
 export interface CorpusFamily {
   family: string;
   source: string;
-  tools: string[];
+  tools: CorpusTool[];
   cases: CorpusCase[];
 }
+
+/** The tools a case offers. */
+export const toolsOf = (family: CorpusFamily, c: CorpusCase): CorpusTool[] => c.tools ?? family.tools;
+
+/** Tool names alone, as the previous release took them. */
+export const namesOf = (tools: readonly CorpusTool[]): string[] => tools.map((t) => (typeof t === 'string' ? t : t.name));
 
 /** Every `test/fixtures/tool-calls/*.json`, by family name. Run from the project root. */
 export function loadCorpus(): CorpusFamily[] {
