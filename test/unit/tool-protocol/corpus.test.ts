@@ -44,7 +44,7 @@ const FIRST_FILES = [
 const FAMILIES = [
   'xml-self-closing', 'xml-nested', 'hermes', 'qwen3-coder', 'llama3', 'llama4', 'pythonic', 'mistral', 'deepseek', 'deepseek-dsml',
   'invoke', 'gemma', 'granite', 'phi4', 'xlam', 'kimi-k2', 'glm', 'minimax', 'fenced', 'reasoning', 'noise', 'negative', 'malformed',
-  'function-tag', 'bare-json', 'tool-use', 'tools-wrapper', 'tool-call-arrow', 'continue', 'cut-off',
+  'negative-markdown', 'function-tag', 'bare-json', 'tools-wrapper', 'tool-call-block', 'jamba', 'continue', 'cut-off',
 ];
 
 const DIR = path.resolve(__dirname, '../../fixtures/tool-calls');
