@@ -99,6 +99,9 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
   return kept;
 }
 
+/** Template tokens that are never prose: end-of-turn markers. */
+const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
   let out = '';
@@ -115,7 +118,6 @@ function withoutSpans(text: string, spans: readonly [number, number][]): string 
   }
   out += text.slice(at);
   return out
-    .replace(/<\|(python_tag|eom_id|eot_id|eom|eot|im_end|end|call)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g, '')
     .split('\n')
     .map(trimLineEnd)
     .join('\n')
@@ -197,9 +199,15 @@ export function parseToolCalls(text: string, tools: readonly ToolInput[]): Parse
     claimed = merged(claimed, own);
   }
   const calls = standing(text, claimed, reasoning);
+  // Template tokens left in the text go too, except in code, where they are what the user wrote about.
+  const tokens: Span[] = [];
+  for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
   const removed = merged(
-    reasoningList.map(([start, end]) => ({ start, end, calls: [] })),
-    calls,
+    merged(
+      reasoningList.map(([start, end]) => ({ start, end, calls: [] })),
+      calls,
+    ),
+    tokens,
   ).map((s): [number, number] => [s.start, s.end]);
   return {
     calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(c.arguments, table.schemaOf(c.name)) }))),

@@ -14,7 +14,8 @@ import { parseToolCalls } from './parse';
 import { nameKey, toolNameOf, type ToolInput } from './tools';
 
 /** How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far). */
-type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean } & (
+/** `mid`: opened after the model's words on its line (glued markup); the parser then reads it in place. */
+type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } & (
   /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
   | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
   /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
@@ -32,7 +33,7 @@ type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean } 
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }
 );
-type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop'> & { sure?: boolean; drop?: boolean } : never) : never;
+type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop' | 'mid' | 'firm'> & { sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } : never) : never;
 
 /** closeIndex: the markup is still open / turned out not to be markup. */
 const OPEN = -1;
@@ -77,11 +78,13 @@ const FIXED_OPENERS: Opener[] = [
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
   { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
-  { literal: '<|python_tag|>', glued: true, match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end' }) },
+  { literal: '<|python_tag|>', glued: true, match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end', verify: true }) },
   { literal: '<tools>', glued: true, match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
   { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
   { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
   { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
+  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: () => wrapper(/\[TOOL_REQUEST_END\]/) },
+  { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: () => wrapper(/<\/toolcall>/i) },
   { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
   { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
   { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
@@ -95,7 +98,7 @@ const FIXED_OPENERS: Opener[] = [
 ];
 
 const REASONING = /^<(think|thinking|reasoning)>|^<\|channel>/i;
-const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
+const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 const RECHECK_FLOOR = 64;
@@ -174,6 +177,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const pythonStart = new RegExp(`^\\[?\\s*(${namePattern})\\s*\\(`, 'i');
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
+  const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
   const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   let held = '';
@@ -192,6 +196,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let afterReasoning = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
   let pending = '';
+  /** The waiting calls opened the reply: calls whatever follows them on their line. */
+  let pendingFirm = false;
   // Code the user sees: markup inside a code fence or inline code is an example, never hidden.
   let inFence = false;
   let lineHead = ''; // the first three non-blank characters of the line
@@ -227,6 +233,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
+    if (lineStart && names.some((n) => lower === n)) return true;
     return false;
   };
 
@@ -248,15 +255,18 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     for (const o of FIXED_OPENERS) {
       if (!lineStart && !o.anywhere && !o.glued) continue;
       const m = held.match(o.match);
-      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}) } as CloserSpec;
+      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
     if (!lineStart) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
-    if (JSON_CALL.test(held)) return { kind: 'balanced' };
+    // At the very start of the reply a call counts whatever follows it on its line, as in the parser.
+    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(shownContent || pending ? {} : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
+    // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
+    if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     const fence = fenceOpening(held);
     if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
       const body = held.slice(fence.body);
@@ -304,6 +314,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   };
   /** Shows the calls waiting for their line's end: prose followed them, so they were quoted. */
   const release = () => {
+    if (pendingFirm) {
+      confirm();
+      return '';
+    }
     const text = pending;
     pending = '';
     return show(text);
@@ -312,12 +326,13 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const confirm = () => {
     if (pending) hide();
     pending = '';
+    pendingFirm = false;
   };
 
   /** Whether a finished stretch of markup holds calls (else it is released as text). */
-  const holdsCalls = (stretch: string) => {
+  const holdsCalls = (stretch: string, mid = false) => {
     if (REASONING.test(stretch)) return true;
-    const context = recent.slice(-200) + (lineBlank ? '' : '\n');
+    const context = recent.slice(-200) + (lineBlank || mid ? '' : '\n');
     const parsed = parseToolCalls(`${context}${stretch}`, tools);
     return parsed.calls.length > 0 || parsed.failures.length > 0;
   };
@@ -473,8 +488,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             continue;
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
-          const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || holdsCalls(stretch));
+          const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || holdsCalls(stretch, closer.mid));
           const sure = closer.sure === true;
+          const firm = closer.firm === true;
           closer = undefined;
           if (reasoning) {
             confirm();
@@ -487,6 +503,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             if (!lineBlank) out += show(' ');
           } else if (isCall) {
             pending += stretch;
+            pendingFirm ||= firm;
           } else {
             out += release();
             out += show(stretch);
@@ -496,9 +513,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (!final) return out;
         const keep =
           (closer.kind === 'tool-tag' && !holdsCalls(held)) ||
-          (closer.kind === 'end' && closer.verify === true && !holdsCalls(held)) ||
+          (closer.kind === 'end' && closer.verify === true && !holdsCalls(held, closer.mid)) ||
           ((closer.kind === 'balanced' || closer.kind === 'fence' || closer.kind === 'trailing') && !holdsCalls(held)) ||
-          (closer.kind === 'tag' && (!closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held))));
+          (closer.kind === 'tag' && (!closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held, closer.mid))));
         if (keep) {
           out += release();
           out += show(held);
@@ -574,6 +591,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         lineBlank = true;
         afterReasoning = true;
         pending = '';
+        pendingFirm = false;
         inFence = false;
         lineHead = '';
         ticks = 0;

@@ -43,7 +43,7 @@ export function createToolTable(tools: readonly ToolInput[]): ToolTable {
     if (typeof tool !== 'string' && tool.parameters) schemas.set(name, tool.parameters as JsonSchema);
   }
   return {
-    resolve: (raw) => byKey.get(nameKey(raw.trim().replace(/^(functions?|tools?)[.:]/i, ''))),
+    resolve: (raw) => byKey.get(nameKey(raw.trim().replace(/^(functions?|tools?|default_api)[.:]/i, ''))),
     schemaOf: (name) => schemas.get(name),
   };
 }

@@ -132,9 +132,17 @@ export function leafText(raw: string, trim = false): string {
   // The line breaks around a value are layout; with `trim`, all blanks around it are.
   let from = 0;
   let to = raw.length;
-  const around = trim ? isSpace : (ch: string | undefined) => ch === '\n' || ch === '\r';
-  while (from < to && around(raw[from])) from++;
-  while (to > from && around(raw[to - 1])) to--;
+  if (trim) {
+    while (from < to && isSpace(raw[from])) from++;
+    while (to > from && isSpace(raw[to - 1])) to--;
+  } else {
+    // The newline after the opening tag, and a last line of blanks before the closing one (Cline's rule).
+    if (raw[from] === '\r') from++;
+    if (raw[from] === '\n') from++;
+    let i = to;
+    while (i > from && (raw[i - 1] === ' ' || raw[i - 1] === '\t')) i--;
+    if (raw[i - 1] === '\n') to = raw[i - 2] === '\r' ? i - 2 : i - 1;
+  }
   const value = decodeEntities(raw.slice(from, to));
   return value.includes('\n') ? value : value.trim();
 }

@@ -4,7 +4,7 @@
  * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
  * example. A JSON object inside a sentence is not a call.
  */
-import { callsFromJson, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, isCall, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { matchBracket, parseLooseJson, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
@@ -35,6 +35,15 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
     close = matchBracket(text, i);
   }
   return calls.length ? { start, end, calls } : undefined;
+}
+
+/** Why a reply that is only a call-shaped value gives no call: an unknown tool, or Python calls that cannot be read. */
+function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined {
+  const attempts = attemptsFromJson(parseLooseJson(value), ctx.resolve);
+  const problem = attempts?.find((a): a is Problem => !isCall(a));
+  if (problem) return problem;
+  const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
+  return head && ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
 }
 
 /** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
@@ -71,8 +80,15 @@ export const bare: Detector = (ctx) => {
     const json = jsonRun(ctx, start, close);
     const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
     const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
-    if (!candidate) continue;
+    if (!candidate) {
+      // The whole reply is call-shaped JSON or a Python call list that names no offered tool, or cannot be read.
+      const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : undefined;
+      if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
+      continue;
+    }
     covered = Math.max(covered, candidate.end);
+    // At the very start of the reply, a call counts whatever follows it on its line.
+    if (start === first) candidate.glue = 'token';
     // A call may stand at the start, at the end after prose, or on its own lines between prose,
     // unless the prose leading into it presents it as an example.
     if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);

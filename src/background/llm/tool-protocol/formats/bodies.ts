@@ -118,6 +118,27 @@ function kimiCalls(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | 
   return attempts.length ? attempts : undefined;
 }
 
+/**
+ * A name, then JSON arguments: `<function>terminal</function> {…}`, `<shell>{…}</shell>`, or
+ * `list_directory {…}` (LM Studio's `[TOOL_REQUEST]`).
+ */
+function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
+  const head = /^(?:<function>\s*([\w.-]{1,100})\s*<\/function>|<([\w.-]{1,100})>|([A-Za-z_][\w.-]{0,99}))\s*(?=\{)/.exec(body);
+  if (!head) return undefined;
+  const open = head[0].length;
+  const close = matchBracket(body, open);
+  if (close === -1) return undefined;
+  const name = (head[1] ?? head[2] ?? head[3])!;
+  let rest = body.slice(close).trim();
+  if (head[2]) {
+    if (!rest.startsWith(`</${head[2]}>`)) return undefined;
+    rest = rest.slice(head[2].length + 3).trim();
+  }
+  if (rest) return undefined;
+  const json = parseLooseJson(body.slice(open, close));
+  return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, name, json) : { problem: 'unparsable', name };
+}
+
 export interface BodyReaders {
   functionCall(body: string, atEnd: boolean): Attempt | undefined;
   invokes(body: string, atEnd: boolean): Attempt[];
@@ -129,6 +150,8 @@ export interface BodyReaders {
  */
 export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders): Attempt[] | undefined {
   const first = body.search(/\S/);
+  // A wrapper the reply ends in, empty or with a name only begun: cut off.
+  if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
   if (first === -1) return undefined;
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
@@ -141,6 +164,8 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     return calls.length ? calls : [{ problem: 'unparsable' }];
   }
   if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
+  const namedJson = namedJsonCall(ctx, body.slice(first));
+  if (namedJson) return [namedJson];
   const glm = glmCall(ctx, body, atEnd);
   if (glm && /<arg_key>/.test(body)) return [glm];
   const python = /^[A-Za-z_][\w.-]*\s*\(/.test(body.slice(first, first + 120)) ? pythonCalls(ctx, body) : undefined;

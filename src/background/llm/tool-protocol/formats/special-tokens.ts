@@ -7,6 +7,7 @@ const SEP = '[▁_ ]';
 const DS_CALLS_BEGIN = new RegExp(`<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i');
 const DS_CALLS_END = new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i');
 const DS_CALL = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>([\\s\\S]*?)(?:<${BAR}tool${SEP}call${SEP}end${BAR}>|(?=<${BAR}tool${SEP}call${SEP}begin${BAR}>)|$)`, 'gi');
+const DS_CALL_BEGIN = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i');
 const DS_SEP = new RegExp(`<${BAR}tool${SEP}sep${BAR}>`, 'i');
 
 /** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1). */
@@ -19,6 +20,15 @@ export const deepseek: Detector = (ctx) => {
   const attempts: Attempt[] = [];
   // Calls still open at the very end of the reply were cut off.
   const open = endMatch?.index === undefined;
+  const block = ctx.text.slice(start + begin[0].length, end - (open ? 0 : endMatch[0].length));
+  // A block without its per-call markers holds one call, `name<｜tool▁sep｜>{…}`; cut off if it ends before its arguments.
+  if (!DS_CALL_BEGIN.test(block)) {
+    const [name = '', json = ''] = block.split(DS_SEP);
+    if (!block.trim()) return [spanOf(start, end, [{ problem: open ? 'cut_off' : 'unparsable' }], 'anywhere')];
+    const args = parseLooseJson(json);
+    const attempt: Attempt = args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name.trim(), args) : { problem: open ? 'cut_off' : 'unparsable', name: name.trim() };
+    return [spanOf(start, end, [attempt], 'anywhere')];
+  }
   for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) {
     if (!DS_SEP.test(m[1]!)) {
       attempts.push({ problem: 'unparsable' });
@@ -174,7 +184,8 @@ export const pythonTag: Detector = (ctx) => {
   const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   const attempts: Attempt[] = [];
   // Anything else after the tag is code for the code interpreter: a tool FoxAgent does not offer.
-  const interpreter = (): Span[] => (raw ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }], 'token')] : []);
+  // (Only where the tag starts its line: a tag named in a sentence is prose.)
+  const interpreter = (): Span[] => (raw ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }])] : []);
   for (const part of splitTopLevel(body.replace(/;/g, ','))) {
     const piece = part.trim();
     if (!piece) continue;

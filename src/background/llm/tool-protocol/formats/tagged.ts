@@ -14,7 +14,7 @@ import { readBody, type BodyReaders } from './bodies';
  */
 function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'])\s*>([\s\S]*?)(<\/parameter>|(?=<parameter[\s=])|(?=<\/function>|<\/invoke>)|$)/gi, body)) {
+  for (const m of matchesOf(/<parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/parameter>|(?=<parameter[\s=])|(?=<\/function>|<\/invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
     args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, true);
   }
@@ -48,7 +48,7 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
 
 function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<invoke\s+name\s*=\s*["']([^"']+)["']\s*>([\s\S]*?)(<\/invoke>|$)/gi, body)) {
+  for (const m of matchesOf(/<invoke\s+name\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/invoke>|$)/gi, body)) {
     const args = parametersOf(m[2]!, atEnd && !m[3]);
     attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] });
   }
@@ -76,6 +76,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
   { open: /<tool_calls>/gi, close: /<\/tool_calls>/gi, glue: 'tail' },
   { open: /\[TOOL_CALL\]/g, close: /\[\/TOOL_CALL\]/g, glue: 'tail' },
+  { open: /\[TOOL_REQUEST\]/g, close: /\[TOOL_REQUEST_END\]/g, glue: 'tail' },
+  { open: /<toolcall>/gi, close: /<\/toolcall>/gi, glue: 'tail' },
   { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
   { open: /<\|tool_call\|>/g, glue: 'token' },
   { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
@@ -114,9 +116,9 @@ export const wrapped: Detector = (ctx) => {
   return spans;
 };
 
-/** `<function=name>…</function>` outside a wrapper (Llama 3.1, bare Qwen3-Coder), cut or not. */
+/** `<function=name>…</function>` outside a wrapper (Llama 3.1, bare Qwen3-Coder), cut or not; also its broken forms. */
 export const functionTag: Detector = (ctx) => {
-  const spans: Span[] = [];
+  const spans: Span[] = [...brokenFunctionTags(ctx)];
   for (const m of matchesOf(/<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
@@ -139,7 +141,7 @@ export const invoke: Detector = (ctx) => {
       claimed.add(m.index, m.index + m[0].length);
     }
   }
-  for (const m of matchesOf(/<invoke\s+name\s*=\s*["'][^"']+["']\s*>[\s\S]*?(?:<\/invoke>|$)/gi, ctx.text)) {
+  for (const m of matchesOf(/<invoke\s+name\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/invoke>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index) || claimed.contains(m.index)) continue;
     const attempts = invokesIn(ctx, m[0], true);
     if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts));
@@ -169,3 +171,27 @@ export const dsml: Detector = (ctx) => {
   }
   return spans;
 };
+
+/**
+ * Broken `<function=…>` forms seen in the wild: `<function=name={…}</function>` (the `>` written as
+ * `=`), and `name{…}</function>` at a line's start (the opening lost, as servers report it).
+ */
+function brokenFunctionTags(ctx: ScanContext): Span[] {
+  const spans: Span[] = [];
+  for (const m of matchesOf(/<function=([\w.-]{1,100})=?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+    if (ctx.isProtected(m.index)) continue;
+    const open = m.index + m[0].length;
+    const close = matchBracket(ctx.text, open);
+    if (close === -1) continue;
+    let end = close;
+    while (ctx.text[end] === ' ' || ctx.text[end] === '\t') end++;
+    // The bare form counts only with the closing tag that shows it was a call.
+    if (!/^<\/function>/i.test(ctx.text.slice(end, end + 11))) {
+      if (m[2]) continue;
+    } else end += '</function>'.length;
+    const json = parseLooseJson(ctx.text.slice(open, close));
+    if (!json || typeof json !== 'object' || Array.isArray(json)) continue;
+    spans.push(spanOf(m.index, end, [named(ctx.resolve, (m[1] ?? m[2])!, json)]));
+  }
+  return spans;
+}
