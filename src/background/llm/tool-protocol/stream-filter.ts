@@ -3,158 +3,20 @@
  * straight through; only a stretch that could be the start of markup (a `<`, `[` or `{`, or a
  * code fence, at the start of a line) is held back, and released as soon as it cannot be. A call
  * counts only on a line of its own, as in `parseToolCalls`: a finished call is held until its line
- * ends, and shown as text if more prose follows on that line. What the filter hides is exactly
- * what `parseToolCalls` reads as calls or reasoning.
+ * ends, and shown as text if more prose follows on that line. A template's own markup may follow
+ * the model's words on their line (`Sure.<tool_call>…`), and end-of-turn tokens are hidden wherever
+ * they stand. What the filter hides is what `parseToolCalls` reads as calls, failed calls or
+ * reasoning; the openers it knows are in `stream-openers.ts`.
  *
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { EXAMPLE_LEAD, MAX_CALL_FENCE_LINE } from './formats/fenced';
+import { EXAMPLE_LEAD } from './formats/fenced';
 import { parseToolCalls } from './parse';
 import { nameKey, toolNameOf, type ToolInput } from './tools';
 
-/** How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far). */
-/** `mid`: opened after the model's words on its line (glued markup); the parser then reads it in place. */
-type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } & (
-  /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
-  /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
-  | { kind: 'end'; verify?: boolean }
-  /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
-  | {
-      kind: 'balanced';
-      scan?: BracketScan;
-      brace?: boolean;
-      /** Mistral's token: the value starts after it, at a `[` or `{` (`[TOOL_CALLS] [{…}]`), else at the first `{` (`[TOOL_CALLS]name[ARGS]{…}`). */
-      after?: number;
-    }
-  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
-  | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
-  /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
-  | { kind: 'trailing'; length: number }
-);
-type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop' | 'mid' | 'firm'> & { sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } : never) : never;
-
-/** closeIndex: the markup is still open / turned out not to be markup. */
-const OPEN = -1;
-const NOT_MARKUP = -2;
-
-interface Opener {
-  /** Matches at the start of the held text: a complete opener. */
-  match: RegExp;
-  closer: (m: RegExpMatchArray) => CloserSpec;
-  /** Literal prefix used to decide whether a shorter held text could still become this opener. */
-  literal?: string;
-  /** Reasoning may open anywhere; a call only at the start of a line. */
-  anywhere?: boolean;
-  /** A template's call markup, which may follow the model's words on their line (then waits for the line's end, as any call). */
-  glued?: boolean;
-  /** DeepSeek's own tokens: a call wherever they stand, hidden once closed. */
-  sure?: boolean;
-  /** A special token: starting its line, a call whatever follows it on the line. */
-  token?: boolean;
-  /** An end-of-turn token: hidden, and nothing else changes. */
-  drop?: boolean;
-}
-
-const BAR = '[｜|]';
-const SEP = '[▁_ ]';
-const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
-const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
-
-/** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
-const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
-
-const FIXED_OPENERS: Opener[] = [
-  { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
-  { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
-  { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
-  { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
-  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(/\|>|｜>|\]/) })),
-  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
-  { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
-  { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
-  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: () => wrapper(/<\/function_calls>/i) },
-  { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
-  { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
-  { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
-  { literal: '<|python_tag|>', glued: true, match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end', verify: true }) },
-  { literal: '<tools>', glued: true, match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
-  { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
-  { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
-  { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
-  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: () => wrapper(/\[TOOL_REQUEST_END\]/) },
-  { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: () => wrapper(/<\/toolcall>/i) },
-  { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
-  { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
-  { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
-  { literal: '<|python_start|>', glued: true, token: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
-  { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
-  { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
-  { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
-  { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
-  { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
-  { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
-];
-
-const REASONING = /^<(think|thinking|reasoning)>|^<\|channel>/i;
-const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
-const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
-/** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
-const RECHECK_FLOOR = 64;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** `matchBracket` as a scan that is fed the text piece by piece: the same rules, in one pass overall. */
-class BracketScan {
-  private readonly stack: string[];
-  private quote = '';
-  private escaped = false;
-
-  constructor(open: string, private readonly start: number) {
-    this.stack = [open === '{' ? '}' : open === '[' ? ']' : ')'];
-  }
-
-  /** `text` is the stretch from `offset` on; the index just past the closing bracket, or -1 while open. */
-  feed(text: string, offset: number): number {
-    for (let j = Math.max(0, this.start + 1 - offset); j < text.length; j++) {
-      const ch = text[j]!;
-      if (this.quote) {
-        if (this.escaped) this.escaped = false;
-        else if (ch === '\\') this.escaped = true;
-        else if (ch === this.quote) this.quote = '';
-        continue;
-      }
-      if (ch === '"' || ch === "'") this.quote = ch;
-      else if (ch === '{') this.stack.push('}');
-      else if (ch === '[') this.stack.push(']');
-      else if (ch === '(') this.stack.push(')');
-      else if (ch === this.stack.at(-1)) {
-        this.stack.pop();
-        if (!this.stack.length) return offset + j + 1;
-      }
-    }
-    return -1;
-  }
-}
-
-/** The opening line of a fence at the start of `text`: its marker, language and where the body starts. */
-function fenceOpening(text: string): { marker: string; lang: string; lineLength: number; body: number } | 'partial' | undefined {
-  const ch = text[0];
-  if (ch !== '`' && ch !== '~') return undefined;
-  let j = 0;
-  while (text[j] === ch) j++;
-  if (j < 3) return j === text.length ? 'partial' : undefined;
-  const newline = text.indexOf('\n', j);
-  if (newline === -1) return text.length <= MAX_CALL_FENCE_LINE ? 'partial' : undefined;
-  if (newline > MAX_CALL_FENCE_LINE) return undefined;
-  let k = j;
-  while (text[k] === ' ' || text[k] === '\t') k++;
-  const lang = /^[\w-]*/.exec(text.slice(k, newline))![0];
-  return { marker: text.slice(0, j), lang, lineLength: newline, body: newline + 1 };
-}
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, wrapper, type Closer, type CloserSpec } from './stream-openers';
+import { BracketScan, fenceOpening } from './stream-scans';
 
 export interface ToolMarkupFilter {
   /** Text to show now. */
