@@ -15,6 +15,8 @@ export interface CorpusCase {
 }
 
 export interface CorpusFamily {
+  /** The fixture file it came from. */
+  file: string;
   family: string;
   source: string;
   tools: CorpusTool[];
@@ -33,7 +35,7 @@ export function loadCorpus(): CorpusFamily[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CorpusFamily);
+    .map((f) => ({ ...(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Omit<CorpusFamily, 'file'>), file: f.replace(/\.json$/, '') }));
 }
 
 /** What a model writes after reading a page: headings, lists, links, inline code, a table. */

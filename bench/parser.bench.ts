@@ -88,7 +88,7 @@ function main() {
   const corpus = loadCorpus();
   const input = (text: string, tools: CorpusTool[]): Input => ({ text, tools, names: namesOf(tools) });
   const rows: Row[] = corpus.map((f) => ({
-    label: f.family,
+    label: f.file,
     inputs: f.cases.map((c) => input(c.output, toolsOf(f, c))),
     json: f.cases.map((c) => JSON.stringify(c.calls)),
   }));
