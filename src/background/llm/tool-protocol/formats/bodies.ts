@@ -159,7 +159,7 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     const call = readers.functionCall(body, atEnd);
     return call ? [call] : [{ problem: 'unparsable' }];
   }
-  if (/^<invoke\s/i.test(body.slice(first, first + 8))) {
+  if (/^<(?:[\w-]{1,20}:)?invoke\s/i.test(body.slice(first, first + 30))) {
     const calls = readers.invokes(body, atEnd);
     return calls.length ? calls : [{ problem: 'unparsable' }];
   }

@@ -207,3 +207,25 @@ export function pythonCallOf(text: string, resolve: (n: string) => string | unde
   const name = call && resolve(call.name);
   return call && name ? { name, arguments: call.arguments } : undefined;
 }
+
+/**
+ * GPT-OSS (harmony): `<|channel|>commentary to=functions.name <|constrain|>json<|message|>{…}<|call|>`,
+ * the recipient also written before the channel. Its analysis channel is reasoning (parse.ts).
+ */
+export const harmony: Detector = (ctx) => {
+  const spans: Span[] = [];
+  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*commentary(?:\s+to=([\w.:-]{1,100}))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
+  let covered = 0;
+  for (const m of matchesOf(HEAD, ctx.text)) {
+    const rawName = m[1] ?? m[2];
+    if (!rawName || m.index < covered || ctx.isProtected(m.index)) continue;
+    const found = jsonArgumentsAt(ctx.text, m.index + m[0].length);
+    // Arguments left open run to the end of the reply: what follows is inside them.
+    covered = found.end;
+    let end = found.end;
+    if (ctx.text.startsWith('<|call|>', end)) end += '<|call|>'.length;
+    const name = rawName.replace(/^functions\./, '');
+    spans.push(spanOf(m.index, end, [found.args ? named(ctx.resolve, name, found.args) : { problem: found.problem!, name }], 'token'));
+  }
+  return spans;
+};

@@ -14,7 +14,7 @@ import { readBody, type BodyReaders } from './bodies';
  */
 function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/parameter>|(?=<parameter[\s=])|(?=<\/function>|<\/invoke>)|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?parameter>|(?=<(?:[\w-]{1,20}:)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
     args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, true);
   }
@@ -48,7 +48,7 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
 
 function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<invoke\s+name\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/invoke>|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?invoke\s+name\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?invoke>|$)/gi, body)) {
     const args = parametersOf(m[2]!, atEnd && !m[3]);
     attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] });
   }
@@ -134,14 +134,14 @@ export const invoke: Detector = (ctx) => {
   const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(<\/\1>|$)/gi;
   const claimed = new Regions();
   for (const m of matchesOf(wrapper, ctx.text)) {
-    if (ctx.isProtected(m.index) || !/<invoke\s/i.test(m[2]!)) continue;
+    if (ctx.isProtected(m.index) || !/<(?:[\w-]{1,20}:)?invoke\s/i.test(m[2]!)) continue;
     const attempts = invokesIn(ctx, m[2]!, !m[3]);
     if (attempts.length) {
       spans.push(spanOf(m.index, m.index + m[0].length, attempts));
       claimed.add(m.index, m.index + m[0].length);
     }
   }
-  for (const m of matchesOf(/<invoke\s+name\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/invoke>|$)/gi, ctx.text)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?invoke\s+name\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/(?:[\w-]{1,20}:)?invoke>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index) || claimed.contains(m.index)) continue;
     const attempts = invokesIn(ctx, m[0], true);
     if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts));
@@ -182,7 +182,8 @@ function brokenFunctionTags(ctx: ScanContext): Span[] {
     if (ctx.isProtected(m.index)) continue;
     const open = m.index + m[0].length;
     const close = matchBracket(ctx.text, open);
-    if (close === -1) continue;
+    // JSON left open runs to the end of the reply: every later candidate is inside it.
+    if (close === -1) break;
     let end = close;
     while (ctx.text[end] === ' ' || ctx.text[end] === '\t') end++;
     // The bare form counts only with the closing tag that shows it was a call.
