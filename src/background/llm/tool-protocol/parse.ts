@@ -100,7 +100,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return)\|>|<\|start\|>assistant|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call)\|>|<\|start\|>assistant|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

@@ -58,7 +58,7 @@ export const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind
 export const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
 
 /** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
-export const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
+export const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
 
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },

@@ -14,19 +14,32 @@ function nameIn(body: string): string | undefined {
   return /"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,80})"/.exec(body)?.[1];
 }
 
-/** A JSON body; `atEnd` when nothing follows it in the reply (so an open value was cut off). */
+/**
+ * A JSON body: a call, a list of calls, `{"tool_calls": […]}`, or several of these one after
+ * another (one per line, or after `,` / `;`). `atEnd` when nothing follows it in the reply (so an
+ * open value was cut off).
+ */
 function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
-  const start = body.search(/\S/);
-  const close = matchBracket(body, start);
-  const json = close === -1 ? body.slice(start) : body.slice(start, close);
-  if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [{ problem: 'cut_off', name: nameIn(json) }];
-  const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve);
-  if (attempts) return attempts;
+  const found: Attempt[] = [];
+  let start = body.search(/\S/);
+  for (;;) {
+    const close = matchBracket(body, start);
+    const json = close === -1 ? body.slice(start) : body.slice(start, close);
+    if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [...found, { problem: 'cut_off', name: nameIn(json) }];
+    const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve);
+    if (!attempts) break;
+    found.push(...attempts);
+    if (close === -1) return found;
+    start = close;
+    while (start < body.length && /[\s,;]/.test(body[start]!)) start++;
+    if (body[start] !== '{' && body[start] !== '[') return found;
+  }
+  if (found.length) return [...found, { problem: 'unparsable', name: nameIn(body.slice(start)) }];
   const arrow = arrowCall(ctx, body.slice(start));
   if (arrow) return [arrow];
   const python = pythonCalls(ctx, body);
   if (python) return python;
-  return [{ problem: 'unparsable', name: nameIn(json) }];
+  return [{ problem: 'unparsable', name: nameIn(body.slice(start, start + 2000)) }];
 }
 
 /** `[f(a=1), g()]` or `f(a=1)`: every part a call, or undefined. */
@@ -156,8 +169,9 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
   if (body.startsWith('<function=', first) || body.startsWith('<FUNCTION=', first)) {
-    const call = readers.functionCall(body, atEnd);
-    return call ? [call] : [{ problem: 'unparsable' }];
+    // Several `<function=…>` blocks may share one wrapper.
+    const parts = body.split(/(?=<function=)/i).filter((p) => p.trim());
+    return parts.map((part, k) => readers.functionCall(part, atEnd && k === parts.length - 1) ?? { problem: 'unparsable' });
   }
   if (/^<(?:[\w-]{1,20}:)?invoke\s/i.test(body.slice(first, first + 30))) {
     const calls = readers.invokes(body, atEnd);
