@@ -82,12 +82,33 @@ function onlyBlanks(text: string, from: number, to: number): boolean {
   return true;
 }
 
+/** The lines of a Markdown block quote (`>` their first character after blanks), in one pass. */
+function quotedLines(text: string): Regions {
+  const lines = new Regions();
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    let i = start;
+    while (i < end && isBlank(text[i])) i++;
+    if (text[i] === '>') lines.add(start, end + 1);
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return lines;
+}
+
 /** The spans that stand on their own lines; runs of spans side by side are judged together. */
 function standing(text: string, spans: readonly Span[], reasoning: Regions): Span[] {
   const kept: Span[] = [];
+  const quoted = quotedLines(text);
   for (let i = 0; i < spans.length; ) {
     let j = i;
     while (j + 1 < spans.length && onlyBlanks(text, spans[j]!.end, spans[j + 1]!.start)) j++;
+    // A block quote is text the model quotes (from a page, from docs): never a call, wherever on its line.
+    if (quoted.contains(spans[i]!.start)) {
+      i = j + 1;
+      continue;
+    }
     const starts = startsLine(text, spans[i]!.start, reasoning);
     const ends = endsLine(text, spans[j]!.end, reasoning);
     const glueEnd = spans[j]!.glue;
@@ -100,7 +121,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call)\|>|<\|start\|>assistant|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call)\|>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

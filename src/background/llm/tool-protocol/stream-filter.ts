@@ -54,6 +54,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let shownContent = false;
   /** The line shown so far holds only blanks. */
   let lineBlank = true;
+  /** The line shown so far is a block quote (`>` first): markup on it is quoted text, never hidden. */
+  let lineQuoted = false;
   /** Reasoning was just hidden on this line: what follows may start a call, as at a line's start. */
   let afterReasoning = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
@@ -73,9 +75,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const couldOpen = (text: string): boolean => {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = atLineStart();
-    if (FIXED_OPENERS.some((o) => o.literal && (lineStart || o.anywhere || o.glued) && o.literal.toLowerCase().startsWith(lower))) return true;
+    if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
     if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
-    if (!lineStart) return false;
+    if (!lineStart || lineQuoted) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
@@ -115,11 +117,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const opener = (): CloserSpec | undefined => {
     const lineStart = atLineStart();
     for (const o of FIXED_OPENERS) {
-      if (!lineStart && !o.anywhere && !o.glued) continue;
+      if (!o.anywhere && (lineQuoted || (!lineStart && !o.glued))) continue;
       const m = held.match(o.match);
       if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
-    if (!lineStart) return undefined;
+    if (!lineStart || lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
     // At the very start of the reply a call counts whatever follows it on its line, as in the parser.
@@ -149,6 +151,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (lineHead === '```' || lineHead === '~~~') inFence = !inFence;
         lineHead = '';
         lineBlank = true;
+        lineQuoted = false;
         afterReasoning = false;
         ticks = 0;
         run = 0;
@@ -165,6 +168,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         continue;
       }
       if (lineHead.length < 3) lineHead = lineHead === '' || ch === lineHead[0] ? lineHead + ch : '-';
+      if (lineBlank && !afterReasoning && pending === '') lineQuoted = ch === '>';
       lineBlank = false;
       afterReasoning = false;
       if (ch.trim()) shownContent = true;
