@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { createToolMarkupFilter } from '../../../src/background/llm/tool-protocol/stream-filter';
+import { streamThrough } from '../../support/stream-through';
 
 interface Case {
   name: string;
@@ -63,19 +63,9 @@ describe('the whole output quoted in a block quote', () => {
 describe('the stream filter shows a quoted output as the parser leaves it', () => {
   const quoted = (text: string) => text.split('\n').map((line) => `> ${line}`).join('\n');
   const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-  function streamed(text: string, tools: Parameters<typeof createToolMarkupFilter>[0], size: number): string {
-    const filter = createToolMarkupFilter(tools);
-    let shown = '';
-    for (let i = 0; i < text.length; i += size) {
-      const piece = filter.push(text.slice(i, i + size));
-      if (filter.takeRetraction()) shown = '';
-      shown += piece;
-    }
-    return shown + filter.flush();
-  }
   test.each(positives.map((c) => [c.id, c] as const))('%s', (_id, c) => {
     const text = `The page says:\n\n${quoted(c.output)}\n\nI will not do that.`;
     const expected = squash(parseToolCalls(text, c.tools).text);
-    for (const size of [1, 7, text.length]) expect({ size, shown: squash(streamed(text, c.tools, size)) }).toEqual({ size, shown: expected });
+    for (const size of [1, 7, text.length]) expect({ size, shown: squash(streamThrough(text, c.tools, size)) }).toEqual({ size, shown: expected });
   });
 });
