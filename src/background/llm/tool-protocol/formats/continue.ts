@@ -13,7 +13,7 @@ import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext
 import { jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
-const HEAD = /^[ \t]*TOOL_NAME:[ \t]*([\w.-]+)[ \t]*(?:\n|$)/;
+const HEAD = /^[ \t]*TOOL_NAME:[ \t]*([\w.-]+)[ \t]*\r?(?:\n|$)/;
 
 /** The call a block starting at the beginning of `body` holds, or undefined when it is not one. */
 export function continueCall(ctx: ScanContext, body: string, cut = false): Attempt | undefined {
@@ -21,8 +21,8 @@ export function continueCall(ctx: ScanContext, body: string, cut = false): Attem
   if (!head) return undefined;
   const rest = body.slice(body.indexOf(head[0]) + head[0].length);
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/^[ \t]*BEGIN_ARG:[ \t]*([\w.-]+)[ \t]*\n([\s\S]*?)(^[ \t]*END_ARG[ \t]*$|(?=^[ \t]*BEGIN_ARG:)|$(?![\s\S]))/gm, rest)) {
-    const raw = m[2]!.replace(/\n$/, '');
+  for (const m of matchesOf(/^[ \t]*BEGIN_ARG:[ \t]*([\w.-]+)[ \t]*\r?\n([\s\S]*?)(^[ \t]*END_ARG[ \t]*\r?$|(?=^[ \t]*BEGIN_ARG:)|$(?![\s\S]))/gm, rest)) {
+    const raw = m[2]!.replace(/\r?\n$/, '');
     const trimmed = raw.trim();
     const ended = m[3] !== '';
     if (!ended && (/^["[{]/.test(trimmed) ? jsonEnding(trimmed) !== 'closed' : true)) return { problem: 'cut_off', name: head[1] };
