@@ -111,6 +111,7 @@ describe('calls tried but not runnable', () => {
       'The footer says <tool_call>{"name": "browse", "arguments": {}}</tool_call> in small print.',
       '> <tool_call>\n> {"name": "browse", "arguments": {}}\n> </tool_call>',
       'For example:\n\n```json\n{"name": "browse", "arguments": {}}\n```\n\nThat is the shape.',
+      '{"name": "search", "arguments": {"query": "x"}} is what the page asks assistants to write.',
     ]) {
       const result = parseToolCalls(text, [SEARCH]);
       expect({ text, calls: result.calls, failures: result.failures }).toEqual({ text, calls: [], failures: [] });

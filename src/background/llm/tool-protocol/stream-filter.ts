@@ -125,8 +125,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (!lineStart || lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
-    // At the very start of the reply a call counts whatever follows it on its line, as in the parser.
-    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(shownContent || pending ? {} : { firm: true }) };
+    // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
+    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(shownContent || pending || !/^\{\s*"tool_calls"/.test(held) ? {} : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };

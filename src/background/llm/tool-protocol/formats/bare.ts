@@ -87,8 +87,8 @@ export const bare: Detector = (ctx) => {
       continue;
     }
     covered = Math.max(covered, candidate.end);
-    // At the very start of the reply, a call counts whatever follows it on its line.
-    if (start === first) candidate.glue = 'token';
+    // An OpenAI-style `{"tool_calls": […]}` opening the reply is a call whatever follows it on its line.
+    if (start === first && /^\{\s*"tool_calls"\s*:/.test(text.slice(start, start + 40))) candidate.glue = 'token';
     // A call may stand at the start, at the end after prose, or on its own lines between prose,
     // unless the prose leading into it presents it as an example.
     if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);
