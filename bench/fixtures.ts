@@ -2,19 +2,32 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** A tool as the fixtures give it: a name, or a name with its argument schema. */
+export type CorpusTool = string | { name: string; parameters?: Record<string, unknown> };
+
 export interface CorpusCase {
   name: string;
   output: string;
   calls: { name: string; arguments: unknown }[];
   text: string;
+  /** Overrides the family's tools. */
+  tools?: CorpusTool[];
 }
 
 export interface CorpusFamily {
+  /** The fixture file it came from. */
+  file: string;
   family: string;
   source: string;
-  tools: string[];
+  tools: CorpusTool[];
   cases: CorpusCase[];
 }
+
+/** The tools a case offers. */
+export const toolsOf = (family: CorpusFamily, c: CorpusCase): CorpusTool[] => c.tools ?? family.tools;
+
+/** Tool names alone, as the previous release took them. */
+export const namesOf = (tools: readonly CorpusTool[]): string[] => tools.map((t) => (typeof t === 'string' ? t : t.name));
 
 /** Every `test/fixtures/tool-calls/*.json`, by family name. Run from the project root. */
 export function loadCorpus(): CorpusFamily[] {
@@ -22,7 +35,7 @@ export function loadCorpus(): CorpusFamily[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CorpusFamily);
+    .map((f) => ({ ...(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Omit<CorpusFamily, 'file'>), file: f.replace(/\.json$/, '') }));
 }
 
 /** What a model writes after reading a page: headings, lists, links, inline code, a table. */

@@ -14,7 +14,7 @@ import { createToolMarkupFilter } from './tool-protocol/stream-filter';
 import { toTextToolMessages } from './tool-protocol/xml-history';
 import { formatToolCatalogue } from './tool-protocol/xml-prompt';
 import type { ToolCallInvalidEvent } from './tool-protocol/failures';
-import type { ChatEvent, ChatRequest, LlmProvider, ToolCall } from './types';
+import type { ChatEvent, ChatRequest, LlmProvider, ToolCall, ToolSpec } from './types';
 
 export type RouterEvent =
   | ChatEvent
@@ -164,7 +164,12 @@ export class LlmRouter {
         if (step) yield* nativeCalls ? [] : step.finish(content, event.finishReason);
         // Models sometimes write their calls as text even when offered native tools: read those only
         // when the native channel carried none.
-        else if (!nativeCalls && toolNames.length) for (const call of textCalls(content, toolNames)) yield { type: 'tool_call', call };
+        // In text mode, markup that tries a call but gives none is reported, for the agent's repair turn.
+        else if (!nativeCalls && toolNames.length) {
+          const parsed = textCalls(content, tools);
+          for (const call of parsed.calls) yield { type: 'tool_call', call };
+          if (mode === 'xml') for (const failure of parsed.failures) yield { type: 'tool_call_invalid', failure };
+        }
         yield event;
       } else {
         yield event;
@@ -191,9 +196,13 @@ function replyTooLong(): LlmError {
   });
 }
 
-function textCalls(content: string, toolNames: string[]): ToolCall[] {
-  const parsed = parseToolCalls(content, toolNames);
-  return parsed.calls.map((c, i) => ({ id: callId(i), name: c.name, arguments: c.arguments, raw: clip(parsed.raw[i] ?? '') }));
+/** The calls written as text, their arguments shaped by the tools' schemas, and the failed attempts. */
+function textCalls(content: string, tools: readonly ToolSpec[]): { calls: ToolCall[]; failures: ToolCallInvalidEvent['failure'][] } {
+  const parsed = parseToolCalls(content, tools);
+  return {
+    calls: parsed.calls.map((c, i) => ({ id: callId(i), name: c.name, arguments: c.arguments, raw: clip(parsed.raw[i] ?? '') })),
+    failures: parsed.failures,
+  };
 }
 
 function clip(raw: string): string {

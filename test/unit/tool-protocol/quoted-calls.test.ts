@@ -7,27 +7,18 @@
 import type { AgentEvent } from '../../../src/background/agent/events';
 import { runAgentLoop, type AgentTask } from '../../../src/background/agent/loop';
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { createToolMarkupFilter } from '../../../src/background/llm/tool-protocol/stream-filter';
 import { ConversationStore } from '../../../src/background/conversations';
 import { TurnRecorder } from '../../../src/background/turn-recorder';
 import { emptyConversation, type ToolMessage } from '../../../src/shared/conversation';
 import { allowAll, pageWorld, routerFor } from '../../support/agent-fixtures';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import { streamThrough } from '../../support/stream-through';
 import { MemoryStorage } from '../../support/memory-storage';
 
 const TOOLS = ['done', 'ask_user', 'read_page', 'click', 'fill', 'navigate', 'scroll'];
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-function streamed(text: string, size: number): string {
-  const filter = createToolMarkupFilter(TOOLS);
-  let shown = '';
-  for (let i = 0; i < text.length; i += size) {
-    const piece = filter.push(text.slice(i, i + size));
-    if (filter.takeRetraction()) shown = '';
-    shown += piece;
-  }
-  return shown + filter.flush();
-}
+const streamed = (text: string, size: number) => streamThrough(text, TOOLS, size);
 
 const QUOTED: [string, string][] = [
   ['a tag inside a sentence', 'The banner tells assistants to <click id="9" /> right away, which I will not do.'],

@@ -13,20 +13,25 @@
  * what an earlier one covered, and no regular expression can backtrack over the whole input).
  */
 import { bare } from './formats/bare';
+import { continueBlocks } from './formats/continue';
 import { fenced, findFences } from './formats/fenced';
-import { deepseek, gemma, mistral, pythonTag } from './formats/special-tokens';
-import { functionTag, hermes, invoke } from './formats/tagged';
+import { deepseek, gemma, harmony, mistral, pythonTag } from './formats/special-tokens';
+import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
-import { createNameResolver, matchesOf, Regions, type Detector, type ParsedCall, type ScanContext, type Span } from './scan';
+import type { CallFailure } from './failures';
+import { fitArguments } from './fit';
+import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { createToolTable, type ToolInput } from './tools';
 
 export type { ParsedCall } from './scan';
+export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, mistral, gemma, pythonTag, hermes, invoke, functionTag, xmlTags, fenced, bare];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
 
 /** Reasoning: `<think>…</think>`, an unclosed `<think>` to the end, or a bare `</think>` (the template opened it). */
 function reasoningSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
     const lone = /<\/(think|thinking)>/i.exec(text);
     if (lone) spans.push([0, lone.index + lone[0].length]);
@@ -48,7 +53,7 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-const END_TOKEN = /<\|(?:eot_id|eom_id)\|>/y;
+const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
 
 /**
  * Whether a call's markup stands on its own: before it on its line only blanks, the end of
@@ -77,17 +82,46 @@ function onlyBlanks(text: string, from: number, to: number): boolean {
   return true;
 }
 
+/** The lines of a Markdown block quote (`>` their first character after blanks), in one pass. */
+function quotedLines(text: string): Regions {
+  const lines = new Regions();
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    let i = start;
+    while (i < end && isBlank(text[i])) i++;
+    if (text[i] === '>') lines.add(start, end + 1);
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return lines;
+}
+
 /** The spans that stand on their own lines; runs of spans side by side are judged together. */
 function standing(text: string, spans: readonly Span[], reasoning: Regions): Span[] {
   const kept: Span[] = [];
+  const quoted = quotedLines(text);
   for (let i = 0; i < spans.length; ) {
     let j = i;
     while (j + 1 < spans.length && onlyBlanks(text, spans[j]!.end, spans[j + 1]!.start)) j++;
-    if (startsLine(text, spans[i]!.start, reasoning) && endsLine(text, spans[j]!.end, reasoning)) kept.push(...spans.slice(i, j + 1));
+    // A block quote is text the model quotes (from a page, from docs): never a call, wherever on its line.
+    if (quoted.contains(spans[i]!.start)) {
+      i = j + 1;
+      continue;
+    }
+    const starts = startsLine(text, spans[i]!.start, reasoning);
+    const ends = endsLine(text, spans[j]!.end, reasoning);
+    const glueEnd = spans[j]!.glue;
+    const startOk = starts || spans[i]!.glue !== undefined;
+    const endOk = ends || glueEnd === 'anywhere' || (glueEnd === 'token' && starts);
+    if (startOk && endOk) kept.push(...spans.slice(i, j + 1));
     i = j + 1;
   }
   return kept;
 }
+
+/** Template tokens that are never prose: end-of-turn markers. */
+const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call)\|>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
@@ -99,11 +133,12 @@ function withoutSpans(text: string, spans: readonly [number, number][]): string 
       continue;
     }
     out += text.slice(at, s);
+    // Markup glued between two words leaves a space between them.
+    if (out && !/\s/.test(out.at(-1)!) && e < text.length && !/\s/.test(text[e]!)) out += ' ';
     at = e;
   }
   out += text.slice(at);
   return out
-    .replace(/<\|(python_tag|eom_id|eot_id)\|>/g, '')
     .split('\n')
     .map(trimLineEnd)
     .join('\n')
@@ -133,21 +168,46 @@ export interface ParseResult {
   text: string;
   /** For each call, the markup it was read from (a span holding several calls gives each the whole span). */
   raw: string[];
+  /** Markup standing as a call would that gives no call to run: unreadable, an unknown tool, or cut off. */
+  failures: CallFailure[];
 }
 
-export function parseToolCalls(text: string, toolNames: readonly string[]): ParseResult {
+/** The longest markup a failure quotes back. */
+const MAX_FAILURE_RAW = 2000;
+
+const DETAIL: { [P in Problem['problem']]: (name: string | undefined) => string } = {
+  unparsable: (name) => `The tool call${name ? ` to "${name}"` : ''} could not be read: write the tool's name and its arguments as one JSON object.`,
+  unknown_tool: (name) => `There is no tool named "${name ?? ''}": call one of the tools you were given, by its exact name.`,
+  cut_off: (name) => `The reply ended inside the arguments of the tool call${name ? ` to "${name}"` : ''}, so the call was cut off: write it again, complete.`,
+};
+
+function failureOf(problem: Problem, raw: string): CallFailure {
+  return {
+    problem: problem.problem,
+    ...(problem.name ? { name: problem.name } : {}),
+    raw: raw.length > MAX_FAILURE_RAW ? raw.slice(0, MAX_FAILURE_RAW) : raw,
+    detail: DETAIL[problem.problem](problem.name),
+  };
+}
+
+/**
+ * The calls in a reply. `tools` are the offered tools: names, or names with the JSON Schema of
+ * their arguments, which then shapes the values read from markup.
+ */
+export function parseToolCalls(text: string, tools: readonly ToolInput[]): ParseResult {
   const reasoningList = reasoningSpans(text);
   const reasoning = new Regions(reasoningList);
   const fences = findFences(text);
   const code = new Regions(codeSpans(text, fences));
   let claimed: Span[] = [];
-  const resolve = createNameResolver(toolNames);
+  const table = createToolTable(tools);
   for (const detect of DETECTORS) {
     const codeAware = detect === fenced;
     const taken = new Regions(claimed.map((s) => [s.start, s.end] as const));
     const ctx: ScanContext = {
       text,
-      resolve,
+      resolve: table.resolve,
+      tools: table,
       fences,
       isProtected: (i) => reasoning.contains(i) || (!codeAware && code.contains(i)) || taken.contains(i),
     };
@@ -160,13 +220,20 @@ export function parseToolCalls(text: string, toolNames: readonly string[]): Pars
     claimed = merged(claimed, own);
   }
   const calls = standing(text, claimed, reasoning);
+  // Template tokens left in the text go too, except in code, where they are what the user wrote about.
+  const tokens: Span[] = [];
+  for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
   const removed = merged(
-    reasoningList.map(([start, end]) => ({ start, end, calls: [] })),
-    calls,
+    merged(
+      reasoningList.map(([start, end]) => ({ start, end, calls: [] })),
+      calls,
+    ),
+    tokens,
   ).map((s): [number, number] => [s.start, s.end]);
   return {
-    calls: calls.flatMap((s) => s.calls),
+    calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(c.arguments, table.schemaOf(c.name)) }))),
     text: withoutSpans(text, removed),
     raw: calls.flatMap((s) => s.calls.map(() => text.slice(s.start, s.end))),
+    failures: calls.flatMap((s) => (s.problems ?? []).map((p) => failureOf(p, text.slice(s.start, s.end)))),
   };
 }

@@ -1,4 +1,6 @@
+import type { CallFailure } from './failures';
 import type { Fence } from './formats/fenced';
+import type { ToolTable } from './tools';
 import type { Json } from './values';
 
 export interface ParsedCall {
@@ -6,11 +8,25 @@ export interface ParsedCall {
   arguments: Record<string, unknown>;
 }
 
-/** A stretch of the text that is tool-call markup, and the calls it holds. */
+/** Why markup that tries to call a tool gives no call (the parser words the detail). */
+export interface Problem {
+  problem: CallFailure['problem'];
+  /** The name as written, where one could be read. */
+  name?: string;
+}
+
+/** A stretch of the text that is tool-call markup, the calls it holds, and the attempts that failed. */
 export interface Span {
   start: number;
   end: number;
   calls: ParsedCall[];
+  problems?: Problem[];
+  /**
+   * How the markup may stand beside prose on its line. Unset: on lines of its own. `tail`: after
+   * prose, ending its line (a template's wrapper glued to the model's words). `token`: starting its
+   * line, or after prose ending its line (special tokens). `anywhere`: DeepSeek's own tokens.
+   */
+  glue?: 'tail' | 'token' | 'anywhere';
 }
 
 export type NameResolver = (raw: string) => string | undefined;
@@ -19,6 +35,7 @@ export type NameResolver = (raw: string) => string | undefined;
 export interface ScanContext {
   text: string;
   resolve: NameResolver;
+  tools: ToolTable;
   /** The text's fenced code blocks, found once. */
   fences: readonly Fence[];
   /** Code fences and inline code: examples, not calls (only the fence detector looks inside). */
@@ -27,14 +44,21 @@ export interface ScanContext {
 
 export type Detector = (ctx: ScanContext) => Span[];
 
-/** Tool names matched case-insensitively, also with `-` for `_` and a `functions.` prefix. */
-export function createNameResolver(toolNames: readonly string[]): NameResolver {
-  const byKey = new Map(toolNames.map((n) => [key(n), n]));
-  return (raw) => byKey.get(key(raw.trim().replace(/^(functions?|tools?)\./i, '')));
+/** A call, or why the markup gave none. */
+export type Attempt = ParsedCall | Problem;
+
+export const isCall = (a: Attempt): a is ParsedCall => 'arguments' in a;
+
+/** A span from what one stretch of markup gave: its calls, and the problems of the rest. */
+export function spanOf(start: number, end: number, attempts: readonly Attempt[], glue?: Span['glue']): Span {
+  const problems = attempts.filter((a): a is Problem => !isCall(a));
+  return { start, end, calls: attempts.filter(isCall), ...(problems.length ? { problems } : {}), ...(glue ? { glue } : {}) };
 }
 
-function key(name: string): string {
-  return name.toLowerCase().replace(/-/g, '_');
+/** A named call: the tool it names, or the problem that no such tool is offered. */
+export function named(resolve: NameResolver, rawName: string, args: Record<string, unknown>): Attempt {
+  const name = resolve(rawName);
+  return name ? { name, arguments: args } : { problem: 'unknown_tool', name: rawName.trim() };
 }
 
 function isRecord(value: unknown): value is Record<string, Json> {
@@ -56,30 +80,57 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
   return undefined;
 }
 
+const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input', 'action_input'] as const;
+const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
+
 /**
  * One call from a JSON object in any of the shapes models use: {name, arguments|parameters|
- * args|input}, {function: {name, arguments}}, {tool|tool_name, tool_input}, {action,
- * action_input}. Unknown names give nothing.
+ * args|input}, {function: {name, arguments}}, {type: "function", function: …}, {tool|tool_name,
+ * tool_input}, {action, action_input}, and {tool: name, …} whose other keys are the arguments.
+ * Undefined when the object is not call-shaped; a problem when it names no offered tool.
  */
-export function callFromObject(value: Json, resolve: NameResolver): ParsedCall | undefined {
+export function attemptFromObject(value: Json, resolve: NameResolver): Attempt | undefined {
   if (!isRecord(value)) return undefined;
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
-  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.action;
+  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action;
   if (typeof rawName !== 'string') return undefined;
+  const source = fn ?? value;
+  const argKey = ARGUMENT_KEYS.find((k) => k in source);
+  if (argKey) {
+    const args = argumentsOf(source[argKey]);
+    if (args) return named(resolve, rawName, args);
+    return resolve(rawName) ? { problem: 'unparsable', name: rawName } : undefined;
+  }
+  // {"tool": "click", "id": 3}: the keys beside an offered tool's name are its arguments. An
+  // object like that naming no tool is data, not a call.
   const name = resolve(rawName);
   if (!name) return undefined;
-  const rawArgs = fn ? fn.arguments ?? fn.parameters : value.arguments ?? value.parameters ?? value.args ?? value.input ?? value.tool_input ?? value.action_input;
-  const args = argumentsOf(rawArgs);
-  return args ? { name, arguments: args } : undefined;
+  return { name, arguments: Object.fromEntries(Object.entries(source).filter(([k, v]) => !NAME_KEYS.includes(k) && !(k === 'type' && v === 'function'))) };
 }
 
-/** Calls from a JSON value that is a call, or an array of calls; undefined unless all are calls. */
-export function callsFromJson(value: Json | undefined, resolve: NameResolver): ParsedCall[] | undefined {
+/** One call from a JSON object, or undefined (not call-shaped, or an unknown tool). */
+export function callFromObject(value: Json, resolve: NameResolver): ParsedCall | undefined {
+  const attempt = attemptFromObject(value, resolve);
+  return attempt && isCall(attempt) ? attempt : undefined;
+}
+
+/**
+ * Attempts from a JSON value that is a call, an array of calls, or an OpenAI-style
+ * `{"tool_calls": [...]}`; undefined unless every item is call-shaped.
+ */
+export function attemptsFromJson(value: Json | undefined, resolve: NameResolver): Attempt[] | undefined {
   if (value === undefined) return undefined;
+  if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve);
   const items = Array.isArray(value) ? value : [value];
   if (!items.length) return undefined;
-  const calls = items.map((item) => callFromObject(item, resolve));
-  return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
+  const attempts = items.map((item) => attemptFromObject(item, resolve));
+  return attempts.every((a): a is Attempt => a !== undefined) ? attempts : undefined;
+}
+
+/** Calls from a JSON value that is a call, or an array of calls; undefined unless all are calls of offered tools. */
+export function callsFromJson(value: Json | undefined, resolve: NameResolver): ParsedCall[] | undefined {
+  const attempts = attemptsFromJson(value, resolve);
+  return attempts?.every(isCall) ? attempts : undefined;
 }
 
 /**

@@ -3,117 +3,21 @@
  * straight through; only a stretch that could be the start of markup (a `<`, `[` or `{`, or a
  * code fence, at the start of a line) is held back, and released as soon as it cannot be. A call
  * counts only on a line of its own, as in `parseToolCalls`: a finished call is held until its line
- * ends, and shown as text if more prose follows on that line. What the filter hides is exactly
- * what `parseToolCalls` reads as calls or reasoning.
+ * ends, and shown as text if more prose follows on that line. A template's own markup may follow
+ * the model's words on their line (`Sure.<tool_call>…`), and end-of-turn tokens are hidden wherever
+ * they stand. What the filter hides is what `parseToolCalls` reads as calls, failed calls or
+ * reasoning; the openers it knows are in `stream-openers.ts`.
  *
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { MAX_CALL_FENCE_LINE } from './formats/fenced';
+import { EXAMPLE_LEAD } from './formats/fenced';
 import { parseToolCalls } from './parse';
+import { nameKey, toolNameOf, type ToolInput } from './tools';
 
-/** How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far). */
-type Closer = { seen: number; decided: number } & (
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string }
-  | { kind: 'end' }
-  | { kind: 'balanced'; scan?: BracketScan }
-  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
-  | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
-  /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
-  | { kind: 'trailing'; length: number }
-);
-type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided'> : never) : never;
-
-/** closeIndex: the markup is still open / turned out not to be markup. */
-const OPEN = -1;
-const NOT_MARKUP = -2;
-
-interface Opener {
-  /** Matches at the start of the held text: a complete opener. */
-  match: RegExp;
-  closer: (m: RegExpMatchArray) => CloserSpec;
-  /** Literal prefix used to decide whether a shorter held text could still become this opener. */
-  literal?: string;
-  /** Reasoning may open anywhere; a call only at the start of a line. */
-  anywhere?: boolean;
-}
-
-const BAR = '[｜|]';
-const SEP = '[▁_ ]';
-const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
-
-const FIXED_OPENERS: Opener[] = [
-  { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
-  { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
-  { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
-  { literal: '<tool_call>', match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
-  { literal: '<|tool_call>', match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
-  { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
-  { literal: '<function_calls>', match: /^<function_calls>/i, closer: () => tag(/<\/function_calls>/i) },
-  { literal: '<minimax:tool_call>', match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
-  { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
-  { literal: '<｜tool▁calls▁begin｜>', match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
-  { literal: '<|python_tag|>', match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end' }) },
-  { literal: '[TOOL_CALLS]', match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'end' }) },
-];
-
-const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
-const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
-/** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
-const RECHECK_FLOOR = 64;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** `matchBracket` as a scan that is fed the text piece by piece: the same rules, in one pass overall. */
-class BracketScan {
-  private readonly stack: string[];
-  private quote = '';
-  private escaped = false;
-
-  constructor(open: string, private readonly start: number) {
-    this.stack = [open === '{' ? '}' : open === '[' ? ']' : ')'];
-  }
-
-  /** `text` is the stretch from `offset` on; the index just past the closing bracket, or -1 while open. */
-  feed(text: string, offset: number): number {
-    for (let j = Math.max(0, this.start + 1 - offset); j < text.length; j++) {
-      const ch = text[j]!;
-      if (this.quote) {
-        if (this.escaped) this.escaped = false;
-        else if (ch === '\\') this.escaped = true;
-        else if (ch === this.quote) this.quote = '';
-        continue;
-      }
-      if (ch === '"' || ch === "'") this.quote = ch;
-      else if (ch === '{') this.stack.push('}');
-      else if (ch === '[') this.stack.push(']');
-      else if (ch === '(') this.stack.push(')');
-      else if (ch === this.stack.at(-1)) {
-        this.stack.pop();
-        if (!this.stack.length) return offset + j + 1;
-      }
-    }
-    return -1;
-  }
-}
-
-/** The opening line of a fence at the start of `text`: its marker, language and where the body starts. */
-function fenceOpening(text: string): { marker: string; lang: string; lineLength: number; body: number } | 'partial' | undefined {
-  const ch = text[0];
-  if (ch !== '`' && ch !== '~') return undefined;
-  let j = 0;
-  while (text[j] === ch) j++;
-  if (j < 3) return j === text.length ? 'partial' : undefined;
-  const newline = text.indexOf('\n', j);
-  if (newline === -1) return text.length <= MAX_CALL_FENCE_LINE ? 'partial' : undefined;
-  if (newline > MAX_CALL_FENCE_LINE) return undefined;
-  let k = j;
-  while (text[k] === ' ' || text[k] === '\t') k++;
-  const lang = /^[\w-]*/.exec(text.slice(k, newline))![0];
-  return { marker: text.slice(0, j), lang, lineLength: newline, body: newline + 1 };
-}
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, wrapper, type Closer, type CloserSpec } from './stream-openers';
+import { feedCloser, finalCloserEnd } from './stream-closers';
+import { fenceOpening } from './stream-scans';
 
 export interface ToolMarkupFilter {
   /** Text to show now. */
@@ -127,15 +31,17 @@ export interface ToolMarkupFilter {
   takeRetraction(): boolean;
 }
 
-/** Tool names are matched case-insensitively and with `-` for `_`, as the parser does. */
-const nameKey = (s: string) => s.toLowerCase().replace(/-/g, '_');
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
-export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkupFilter {
-  const names = toolNames.map(nameKey);
+export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
+  const names = tools.map((t) => nameKey(toolNameOf(t)));
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   const pythonStart = new RegExp(`^\\[?\\s*(${namePattern})\\s*\\(`, 'i');
+  /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
+  const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
+  const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
+  const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   let held = '';
   let closer: Closer | undefined;
@@ -149,10 +55,14 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
   let shownContent = false;
   /** The line shown so far holds only blanks. */
   let lineBlank = true;
+  /** The line shown so far is a block quote (`>` first): markup on it is quoted text, never hidden. */
+  let lineQuoted = false;
   /** Reasoning was just hidden on this line: what follows may start a call, as at a line's start. */
   let afterReasoning = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
   let pending = '';
+  /** The waiting calls opened the reply: calls whatever follows them on their line. */
+  let pendingFirm = false;
   // Code the user sees: markup inside a code fence or inline code is an example, never hidden.
   let inFence = false;
   let lineHead = ''; // the first three non-blank characters of the line
@@ -166,9 +76,9 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
   const couldOpen = (text: string): boolean => {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = atLineStart();
-    if (FIXED_OPENERS.some((o) => o.literal && (lineStart || o.anywhere) && o.literal.toLowerCase().startsWith(lower))) return true;
+    if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
     if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
-    if (!lineStart) return false;
+    if (!lineStart || lineQuoted) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
@@ -184,9 +94,11 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
       const first = body.search(/\S/);
       if (first === -1) return true;
       const word = /^[\w-]*$/.exec(body.slice(first));
-      if (word && [...names, 'print'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+      if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
     }
     if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
+    if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
+    if (lineStart && names.some((n) => lower === n)) return true;
     return false;
   };
 
@@ -196,7 +108,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
     const next = text[i + 1]!;
     const ch = text[i];
     if (ch === '<') return !/[\w|｜/]/.test(next);
-    if (ch === '[') return !/[\s{\w]/.test(next);
+    if (ch === '[') return !/[\s{\w/]/.test(next);
     if (ch === '{') return !/[\s"]/.test(next);
     return false;
   };
@@ -206,21 +118,25 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
   const opener = (): CloserSpec | undefined => {
     const lineStart = atLineStart();
     for (const o of FIXED_OPENERS) {
-      if (!lineStart && !o.anywhere) continue;
+      if (!o.anywhere && (lineQuoted || (!lineStart && !o.glued))) continue;
       const m = held.match(o.match);
-      if (m) return o.closer(m);
+      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
-    if (!lineStart) return undefined;
+    if (!lineStart || lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
-    if (JSON_CALL.test(held)) return { kind: 'balanced' };
+    // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
+    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(shownContent || pending || !/^\{\s*"tool_calls"/.test(held) ? {} : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
+    if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
+    // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
+    if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     const fence = fenceOpening(held);
     if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
       const body = held.slice(fence.body);
       const first = body.search(/\S/);
-      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first))) {
+      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
         return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
       }
     }
@@ -236,6 +152,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         if (lineHead === '```' || lineHead === '~~~') inFence = !inFence;
         lineHead = '';
         lineBlank = true;
+        lineQuoted = false;
         afterReasoning = false;
         ticks = 0;
         run = 0;
@@ -252,6 +169,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         continue;
       }
       if (lineHead.length < 3) lineHead = lineHead === '' || ch === lineHead[0] ? lineHead + ch : '-';
+      if (lineBlank && !afterReasoning && pending === '') lineQuoted = ch === '>';
       lineBlank = false;
       afterReasoning = false;
       if (ch.trim()) shownContent = true;
@@ -263,6 +181,10 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
   };
   /** Shows the calls waiting for their line's end: prose followed them, so they were quoted. */
   const release = () => {
+    if (pendingFirm) {
+      confirm();
+      return '';
+    }
     const text = pending;
     pending = '';
     return show(text);
@@ -271,123 +193,20 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
   const confirm = () => {
     if (pending) hide();
     pending = '';
+    pendingFirm = false;
   };
 
   /** Whether a finished stretch of markup holds calls (else it is released as text). */
-  const holdsCalls = (stretch: string) => {
-    if (/^<(think|thinking|reasoning)>/i.test(stretch)) return true;
-    const context = recent.slice(-200) + (lineBlank ? '' : '\n');
-    return parseToolCalls(`${context}${stretch}`, toolNames).calls.length > 0;
-  };
-
-  /**
-   * Reads more of the open stretch: `text` is its part from `c.seen` on. Sets and returns where
-   * the markup ends (an index into the stretch), OPEN while it is open, or NOT_MARKUP.
-   */
-  const feed = (c: Closer, text: string): number => {
-    if (c.decided !== OPEN) return c.decided;
-    const offset = c.seen;
-    c.seen += text.length;
-    const decide = (end: number) => (c.decided = end);
-    /** A short closing tag, searched in what arrived plus the end of what came before. */
-    const search = (re: RegExp, tail: string, from: number): { end: number; tail: string } => {
-      const window = tail + text;
-      const base = offset - tail.length;
-      re.lastIndex = Math.max(0, from - base);
-      const m = re.exec(window);
-      return { end: m ? base + m.index + m[0].length : OPEN, tail: window.slice(-64) };
-    };
-    switch (c.kind) {
-      case 'tag': {
-        // The closing tag comes after the opening one's first character.
-        const found = search(c.close, c.tail, 1);
-        c.tail = found.tail;
-        return decide(found.end);
-      }
-      case 'end':
-        return OPEN;
-      case 'balanced': {
-        if (!c.scan) {
-          const start = text.search(/[[{(]/);
-          c.scan = new BracketScan(text[start]!, offset + start);
-        }
-        return decide(c.scan.feed(text, offset));
-      }
-      case 'fence': {
-        // The lines after the opening one: the marker alone between blanks closes the block.
-        const char = c.marker[0];
-        for (let j = 0; j < text.length; j++) {
-          const ch = text[j];
-          if (ch === '\n') {
-            if (c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length))) return decide(offset + j);
-            c.lineStart = offset + j + 1;
-            c.phase = 'lead';
-            c.matched = 0;
-          } else if (c.phase === 'fail') {
-            continue;
-          } else if (ch === ' ' || ch === '\t') {
-            if (c.phase === 'marker') c.phase = c.matched === c.marker.length ? 'trail' : 'fail';
-          } else if (ch === char && (c.phase === 'lead' || c.phase === 'marker')) {
-            c.phase = 'marker';
-            if (++c.matched > c.marker.length) c.phase = 'fail';
-          } else c.phase = 'fail';
-        }
-        // The line still arriving closes the block too, as the end of the text.
-        const closing = c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length));
-        return decide(closing ? c.seen : OPEN);
-      }
-      case 'tool-tag': {
-        if (c.stuck) return OPEN;
-        let j = Math.max(0, 1 - offset);
-        if (c.openEnd === undefined) {
-          for (; j < text.length; j++) {
-            const ch = text[j];
-            if (ch === '<') {
-              c.stuck = true;
-              return OPEN;
-            }
-            if (ch === '>') {
-              c.openEnd = offset + j + 1;
-              if (c.last === '/') return decide(c.openEnd);
-              j++;
-              break;
-            }
-            c.last = ch!;
-          }
-          if (c.openEnd === undefined) return OPEN;
-        }
-        // A call's tag holds child tags or JSON; "<click> tag to press…" is prose about tags.
-        if (!c.bodyChecked) {
-          while (j < text.length && /\s/.test(text[j]!)) j++;
-          if (j === text.length) return OPEN;
-          if (text[j] !== '<' && text[j] !== '{') return decide(NOT_MARKUP);
-          c.bodyChecked = true;
-        }
-        const found = search(c.close, c.tail, c.openEnd);
-        c.tail = found.tail;
-        return decide(found.end);
-      }
-      case 'trailing': {
-        for (let j = Math.max(0, c.length - offset); j < text.length; j++) if (!/\s/.test(text[j]!)) return decide(NOT_MARKUP);
-        return OPEN;
-      }
-    }
-  };
-
-  /** At the end of the reply: one last search over the whole stretch, for a closing tag that arrived in pieces. */
-  const finalEnd = (c: Closer): number => {
-    if (c.decided !== OPEN) return c.decided;
-    if (c.kind === 'tag' || (c.kind === 'tool-tag' && c.openEnd !== undefined && c.bodyChecked && !c.stuck)) {
-      c.close.lastIndex = c.kind === 'tag' ? 1 : c.openEnd!;
-      const m = c.close.exec(held);
-      if (m) return (c.decided = m.index + m[0].length);
-    }
-    return OPEN;
+  const holdsCalls = (stretch: string, mid = false) => {
+    if (REASONING.test(stretch)) return true;
+    const context = recent.slice(-200) + (lineBlank || mid ? '' : '\n');
+    const parsed = parseToolCalls(`${context}${stretch}`, tools);
+    return parsed.calls.length > 0 || parsed.failures.length > 0;
   };
 
   const open = (spec: CloserSpec): Closer => {
     const c = { ...spec, seen: 0, decided: OPEN } as Closer;
-    feed(c, held);
+    feedCloser(c, held);
     return c;
   };
 
@@ -395,7 +214,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
     let out = '';
     for (;;) {
       if (closer) {
-        const end = final ? finalEnd(closer) : closer.decided;
+        const end = final ? finalCloserEnd(closer, held) : closer.decided;
         if (end === NOT_MARKUP) {
           out += release();
           if (closer.kind === 'trailing') {
@@ -411,21 +230,34 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
-          if (closer.kind === 'balanced' && shownContent && pending === '' && holdsCalls(stretch)) {
-            // After prose, JSON is a call only if the message ends with it: wait and see.
+          if (closer.kind === 'balanced' && shownContent && pending === '' && EXAMPLE_LEAD.test(recent.slice(-200)) && holdsCalls(stretch)) {
+            // After prose that presents an example, JSON is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });
             continue;
           }
           held = held.slice(end);
-          const reasoning = closer.kind === 'tag' && /^<(think|thinking|reasoning)>/i.test(stretch);
-          const isCall = !reasoning && (closer.kind === 'tag' || closer.kind === 'end' || holdsCalls(stretch));
+          if (closer.drop) {
+            closer = undefined;
+            hide();
+            continue;
+          }
+          const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
+          const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || holdsCalls(stretch, closer.mid));
+          const sure = closer.sure === true;
+          const firm = closer.firm === true;
           closer = undefined;
           if (reasoning) {
             confirm();
             hide();
             afterReasoning = true;
+          } else if (isCall && sure) {
+            confirm();
+            hide();
+            // Markup glued between two words leaves a space between them, as in the parser's text.
+            if (!lineBlank) out += show(' ');
           } else if (isCall) {
             pending += stretch;
+            pendingFirm ||= firm;
           } else {
             out += release();
             out += show(stretch);
@@ -434,9 +266,10 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         }
         if (!final) return out;
         const keep =
-          closer.kind === 'tool-tag' ||
+          (closer.kind === 'tool-tag' && !holdsCalls(held)) ||
+          (closer.kind === 'end' && closer.verify === true && !holdsCalls(held, closer.mid)) ||
           ((closer.kind === 'balanced' || closer.kind === 'fence' || closer.kind === 'trailing') && !holdsCalls(held)) ||
-          (closer.kind === 'tag' && !closer.hideIfUnclosed);
+          (closer.kind === 'tag' && (!closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held, closer.mid))));
         if (keep) {
           out += release();
           out += show(held);
@@ -453,8 +286,9 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
       if (pending) {
         // A finished call waits for the end of its line: blanks join it, a newline or the end of
         // the reply confirms it, and anything else but another call shows it as the text it was.
+        // Llama 3.x separates JSON calls with `;`.
         let i = 0;
-        while (i < held.length && isBlank(held[i])) i++;
+        while (i < held.length && (isBlank(held[i]) || held[i] === ';')) i++;
         pending += held.slice(0, i);
         held = held.slice(i);
         if (!held) {
@@ -464,9 +298,22 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         if (held[0] === '\n') confirm();
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
-      const first = held.search(/\S/);
-      const startsWithName = !shownContent && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
+      // The first character on this line that is not a blank (a newline ends the look).
+      let first = 0;
+      while (first < held.length && isBlank(held[first])) first++;
+      if (first === held.length || held[first] === '\n') first = -1;
+      // A line may start with a word that opens markup: TOOL_NAME:, functools[.
+      const startsWithName = (!shownContent || lineBlank) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
       const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~]/);
+      const newline = startsWithName || pending ? -1 : held.indexOf('\n');
+      if (newline !== -1 && (next === -1 || newline < next)) {
+        // Each line is looked at from its start.
+        out += release();
+        out += show(held.slice(0, newline + 1));
+        held = held.slice(newline + 1);
+        recheckAt = 0;
+        continue;
+      }
       if (next === -1) {
         out += show(held);
         held = '';
@@ -498,6 +345,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
         lineBlank = true;
         afterReasoning = true;
         pending = '';
+        pendingFirm = false;
         inFence = false;
         lineHead = '';
         ticks = 0;
@@ -539,7 +387,7 @@ export function createToolMarkupFilter(toolNames: readonly string[]): ToolMarkup
       if (closer && closer.decided === OPEN) {
         // The open stretch reads only what arrived; the held text is joined once it is decided.
         arrived.push(delta);
-        if (feed(closer, delta) === OPEN) return '';
+        if (feedCloser(closer, delta) === OPEN) return '';
       } else arrived.push(delta);
       settle();
       return drain(false);

@@ -109,11 +109,70 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** JSON as models write it. Undefined when it cannot be read as JSON at all. */
+/**
+ * How a JSON text ends: `closed` (its brackets balance), `repairable` (only closing brackets are
+ * missing, after a complete value), or `cut` (it stops inside a string, a number, a key, or right
+ * after a comma or colon: a value may have been cut off, and cannot be trusted).
+ */
+export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
+  /** Per open container: whether it is an object, and what it expects next. */
+  const stack: { object: boolean; next: 'key' | 'colon' | 'value' | 'after' }[] = [];
+  let quote = '';
+  let bare = false; // the text ends in a number or literal
+  const settle = (next: 'colon' | 'after') => {
+    const top = stack.at(-1);
+    if (top) top.next = top.next === 'key' ? 'colon' : next;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) {
+        quote = '';
+        settle('after');
+      }
+      continue;
+    }
+    if (ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r') {
+      if (bare) settle('after');
+      bare = false;
+      continue;
+    }
+    if (bare && /[\w.+-]/.test(ch)) continue;
+    if (bare) settle('after');
+    bare = false;
+    const top = stack.at(-1);
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '{') stack.push({ object: true, next: 'key' });
+    else if (ch === '[') stack.push({ object: false, next: 'value' });
+    else if (ch === '}' || ch === ']') {
+      stack.pop();
+      if (!stack.length) return 'closed';
+      stack.at(-1)!.next = 'after';
+    } else if (ch === ':') {
+      if (top) top.next = 'value';
+    } else if (ch === ',') {
+      if (top) top.next = top.object ? 'key' : 'value';
+    } else bare = true;
+  }
+  if (!stack.length) return 'closed';
+  if (quote || bare) return 'cut';
+  const top = stack.at(-1)!;
+  // Complete after a value; an object or list just opened and still empty was cut too.
+  return top.next === 'after' ? 'repairable' : 'cut';
+}
+
+/** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 export function parseLooseJson(text: string): Json | undefined {
   const trimmed = text.trim();
   if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
-  for (const attempt of [trimmed, strictify(trimmed), closeOpen(strictify(trimmed))]) {
+  const ending = jsonEnding(trimmed);
+  // Cut inside a value: nothing to read (and no failed parse to pay for).
+  if (ending === 'cut') return undefined;
+  const attempts = [trimmed, strictify(trimmed)];
+  // Closing brackets are added only after a complete value: a value that was itself cut is never used.
+  if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
+  for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;
     } catch {

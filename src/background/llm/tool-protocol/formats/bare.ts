@@ -1,10 +1,12 @@
 /**
  * Calls written as plain JSON or a Python list, without markup (Llama 3.x JSON, Llama 3.2 /
- * Gemma pythonic). Accepted when the call is the whole message, or closes it after some prose
- * ("I'll open the menu. {"name": …}"): a JSON object in the middle of an explanation is not a call.
+ * Gemma pythonic). Accepted on lines of their own: as the whole message, closing it after some
+ * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
+ * example. A JSON object inside a sentence is not a call.
  */
-import { callsFromJson, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, isCall, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { matchBracket, parseLooseJson, splitTopLevel } from '../values';
+import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
 function pythonList(text: string, resolve: ScanContext['resolve']): ParsedCall[] | undefined {
@@ -35,6 +37,15 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
   return calls.length ? { start, end, calls } : undefined;
 }
 
+/** Why a reply that is only a call-shaped value gives no call: an unknown tool, or Python calls that cannot be read. */
+function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined {
+  const attempts = attemptsFromJson(parseLooseJson(value), ctx.resolve);
+  const problem = attempts?.find((a): a is Problem => !isCall(a));
+  if (problem) return problem;
+  const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
+  return head && ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
+}
+
 /** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
 function contentEnd(text: string): number {
   let end = text.length;
@@ -56,7 +67,7 @@ export const bare: Detector = (ctx) => {
   const spans: Span[] = [];
   const tailEnd = contentEnd(text);
   // The whole message, or its tail after prose, starting at a line of its own.
-  const starts = [first, ...[...text.matchAll(/\n[ \t]*(?=[[{])/g)].map((m) => m.index + m[0].length)];
+  const starts = [first, ...[...text.matchAll(/\n[ \t]*(?=[[{])|<\/(?:think|thinking|reasoning)>\s*(?=[[{])/gi)].map((m) => m.index + m[0].length)].sort((a, b) => a - b);
   // A start inside a value already read is part of that value: read each stretch once.
   let covered = 0;
   for (const start of starts) {
@@ -69,10 +80,18 @@ export const bare: Detector = (ctx) => {
     const json = jsonRun(ctx, start, close);
     const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
     const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
-    if (!candidate) continue;
+    if (!candidate) {
+      // The whole reply is call-shaped JSON or a Python call list that names no offered tool, or cannot be read.
+      const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : undefined;
+      if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
+      continue;
+    }
     covered = Math.max(covered, candidate.end);
-    // Prose may come before a call, but a call followed by more explanation was an example.
-    if (start === first || candidate.end >= tailEnd) spans.push(candidate);
+    // An OpenAI-style `{"tool_calls": […]}` opening the reply is a call whatever follows it on its line.
+    if (start === first && /^\{\s*"tool_calls"\s*:/.test(text.slice(start, start + 40))) candidate.glue = 'token';
+    // A call may stand at the start, at the end after prose, or on its own lines between prose,
+    // unless the prose leading into it presents it as an example.
+    if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);
   }
   // A message that is one Python call and nothing else: `read_page()`.
   if (!spans.length) {

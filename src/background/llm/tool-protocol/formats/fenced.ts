@@ -4,8 +4,9 @@
  * leads into it presents it as an example ("for example", "would look like", "the format is"…):
  * a model explaining a call is not making one.
  */
-import { callsFromJson, type Detector, type ParsedCall, type Span } from '../scan';
-import { parseLooseJson, splitTopLevel } from '../values';
+import { callsFromJson, spanOf, type Detector, type ParsedCall, type Problem, type Span } from '../scan';
+import { continueCall } from './continue';
+import { parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { pythonCallOf } from './special-tokens';
 
 /** A fenced code block: ``` or ~~~ (three or more) at a line's start, to the same marker alone on a line or the end. */
@@ -94,7 +95,8 @@ export function findFences(text: string): Fence[] {
 /** The longest opening line of a fence that holds a call. */
 export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
-const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample)\b/i;
+/** Prose that presents what follows as an example, not as the model's own call. */
+export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))\b/i;
 
 function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
   const trimmed = body.trim();
@@ -115,6 +117,13 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined): 
   return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
 }
 
+/** A call fence (```tool_code) whose Python call names a tool that is not offered. */
+function unknownInCallFence(lang: string, body: string, resolve: (n: string) => string | undefined): Problem | undefined {
+  if (!/^tool/i.test(lang)) return undefined;
+  const call = parsePythonCall(body.trim().replace(/^print\((.*)\)$/s, '$1'));
+  return call && !resolve(call.name) ? { problem: 'unknown_tool', name: call.name } : undefined;
+}
+
 export const fenced: Detector = (ctx) => {
   const spans: Span[] = [];
   let previousEnd = 0;
@@ -125,8 +134,17 @@ export const fenced: Detector = (ctx) => {
     // A call's fence opens with a short line (the stream filter decides on no more of it).
     if (!CALL_LANGS.has(fence.lang.toLowerCase()) || fence.lineLength > MAX_CALL_FENCE_LINE) continue;
     if (EXAMPLE_LEAD.test(lead)) continue;
+    if (/^\s*TOOL_NAME:/.test(fence.body)) {
+      const attempt = continueCall(ctx, fence.body, !/(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end)));
+      if (attempt) spans.push(spanOf(start, end, [attempt]));
+      continue;
+    }
     const calls = callsInBody(fence.body, ctx.resolve);
     if (calls?.length) spans.push({ start, end, calls });
+    else {
+      const unknown = unknownInCallFence(fence.lang, fence.body, ctx.resolve);
+      if (unknown) spans.push({ start, end, calls: [], problems: [unknown] });
+    }
   }
   return spans;
 };

@@ -1,12 +1,13 @@
 /** Formats marked by special tokens: DeepSeek, Mistral, Gemma and Llama's python tag. */
-import { callFromObject, callsFromJson, matchesOf, type Detector, type ParsedCall, type Span } from '../scan';
-import { matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { attemptFromObject, attemptsFromJson, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type Span } from '../scan';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
 const DS_CALLS_BEGIN = new RegExp(`<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i');
 const DS_CALLS_END = new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i');
 const DS_CALL = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>([\\s\\S]*?)(?:<${BAR}tool${SEP}call${SEP}end${BAR}>|(?=<${BAR}tool${SEP}call${SEP}begin${BAR}>)|$)`, 'gi');
+const DS_CALL_BEGIN = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i');
 const DS_SEP = new RegExp(`<${BAR}tool${SEP}sep${BAR}>`, 'i');
 
 /** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1). */
@@ -16,8 +17,23 @@ export const deepseek: Detector = (ctx) => {
   const start = begin.index;
   const endMatch = ctx.text.slice(start).match(DS_CALLS_END);
   const end = endMatch?.index !== undefined ? start + endMatch.index + endMatch[0].length : ctx.text.length;
-  const calls: ParsedCall[] = [];
+  const attempts: Attempt[] = [];
+  // Calls still open at the very end of the reply were cut off.
+  const open = endMatch?.index === undefined;
+  const block = ctx.text.slice(start + begin[0].length, end - (open ? 0 : endMatch[0].length));
+  // A block without its per-call markers holds one call, `name<｜tool▁sep｜>{…}`; cut off if it ends before its arguments.
+  if (!DS_CALL_BEGIN.test(block)) {
+    const [name = '', json = ''] = block.split(DS_SEP);
+    if (!block.trim()) return [spanOf(start, end, [{ problem: open ? 'cut_off' : 'unparsable' }], 'anywhere')];
+    const args = parseLooseJson(json);
+    const attempt: Attempt = args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name.trim(), args) : { problem: open ? 'cut_off' : 'unparsable', name: name.trim() };
+    return [spanOf(start, end, [attempt], 'anywhere')];
+  }
   for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) {
+    if (!DS_SEP.test(m[1]!)) {
+      attempts.push({ problem: 'unparsable' });
+      continue;
+    }
     const [left = '', right = ''] = m[1]!.split(DS_SEP);
     let name = left.trim();
     let body = right;
@@ -27,42 +43,83 @@ export const deepseek: Detector = (ctx) => {
       body = right.slice(firstLine?.[0].length ?? 0);
     }
     const json = body.match(/```(?:json)?\s*([\s\S]*?)(?:```|$)/)?.[1] ?? body;
-    const resolved = ctx.resolve(name);
     const args = parseLooseJson(json);
-    if (resolved && args && typeof args === 'object' && !Array.isArray(args)) calls.push({ name: resolved, arguments: args });
+    const cut = open && jsonEnding(json.trim()) === 'cut';
+    if (cut) attempts.push({ problem: 'cut_off', name });
+    else if (args && typeof args === 'object' && !Array.isArray(args)) attempts.push(named(ctx.resolve, name, args));
+    else attempts.push({ problem: 'unparsable', name });
   }
-  return calls.length ? [{ start, end, calls }] : [];
+  // DeepSeek's tokens are its own: they count wherever they stand outside code and reasoning.
+  return attempts.length ? [spanOf(start, end, attempts, 'anywhere')] : [];
 };
 
-/** Mistral: `[TOOL_CALLS] [{"name":…,"arguments":…}]` or `[TOOL_CALLS]name[ARGS]{…}`. */
+/** Where a tool name written just before `at` starts (a short backward walk over name characters), or -1. */
+function nameBefore(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i < 100 && /[\w.-]/.test(text[i - 1]!)) i--;
+  return i < at && /[A-Za-z_]/.test(text[i]!) ? i : -1;
+}
+
+/** `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). */
+function jsonArgumentsAt(text: string, at: number): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
+  let i = at;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  if (text[i] !== '{') return { end: i, problem: 'unparsable' };
+  const close = matchBracket(text, i);
+  const body = text.slice(i, close === -1 ? undefined : close);
+  if (close === -1 && jsonEnding(body) === 'cut') return { end: text.length, problem: 'cut_off' };
+  const args = parseLooseJson(body);
+  const end = close === -1 ? text.length : close;
+  return args && typeof args === 'object' && !Array.isArray(args) ? { end, args } : { end, problem: 'unparsable' };
+}
+
+/**
+ * Mistral: `[TOOL_CALLS] [{"name":…,"arguments":…}]` (v3), and `name[ARGS]{…}` (v11), with or
+ * without the `[TOOL_CALLS]` token (servers strip it), several back to back.
+ */
 export const mistral: Detector = (ctx) => {
+  const text = ctx.text;
   const spans: Span[] = [];
   let covered = 0;
-  for (const m of matchesOf(/\[TOOL_CALLS\]/g, ctx.text)) {
-    // A marker inside the stretch the last one read is part of it.
+  for (const m of matchesOf(/\[TOOL_CALLS\]|\[ARGS\]/g, text)) {
     if (m.index < covered || ctx.isProtected(m.index)) continue;
-    let i = m.index + m[0].length;
-    const rest = ctx.text.slice(i);
-    let lead = 0;
-    while (/\s/.test(rest[lead] ?? '')) lead++;
-    if (rest[lead] === '[' || rest[lead] === '{') {
-      const end = matchBracket(ctx.text, i + lead);
-      const stop = end === -1 ? ctx.text.length : end;
-      // [TOOL_CALLS] is a special token: always markup. A list cut off at the end gives no calls.
-      const calls = end === -1 ? undefined : callsFromJson(parseLooseJson(ctx.text.slice(i + lead, stop)), ctx.resolve);
-      spans.push({ start: m.index, end: stop, calls: calls ?? [] });
+    if (m[0] === '[TOOL_CALLS]') {
+      let i = m.index + m[0].length;
+      while (/\s/.test(text[i] ?? '')) i++;
+      if (text[i] !== '[' && text[i] !== '{') {
+        // v11 without [ARGS]: `[TOOL_CALLS]name{…}`.
+        const name = /^[A-Za-z_][\w.-]{0,99}(?=\s*\{)/.exec(text.slice(i, i + 101));
+        if (!name) continue;
+        const found = jsonArgumentsAt(text, i + name[0].length);
+        covered = found.end;
+        spans.push(spanOf(m.index, found.end, [found.args ? named(ctx.resolve, name[0], found.args) : { problem: found.problem!, name: name[0] }], 'token'));
+        continue;
+      }
+      const end = matchBracket(text, i);
+      let stop = end === -1 ? text.length : end;
+      const body = text.slice(i, stop);
+      // [TOOL_CALLS] is a special token: always markup.
+      const cut = end === -1 && jsonEnding(body) === 'cut';
+      const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve);
+      if (text.startsWith('[/TOOL_CALLS]', stop)) stop += '[/TOOL_CALLS]'.length;
+      spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }], 'token'));
       covered = stop;
       continue;
     }
-    const named = rest.match(/^\s*([\w.-]+)(?:\[CALL_ID\][\w-]*)?\[ARGS\]\s*/);
-    if (!named) continue;
-    i += named[0].length;
-    const end = ctx.text[i] === '{' ? matchBracket(ctx.text, i) : -1;
-    const stop = end === -1 ? ctx.text.length : end;
-    covered = stop;
-    const name = ctx.resolve(named[1]!);
-    const args = parseLooseJson(ctx.text.slice(i, stop));
-    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end: stop, calls: [{ name, arguments: args }] });
+    // name[ARGS]{…} or name[CALL_ID]id[ARGS]{…}; the token before it, if any, belongs to the call.
+    let nameEnd = m.index;
+    const near = Math.max(0, m.index - 64);
+    const idAt = text.slice(near, m.index).lastIndexOf('[CALL_ID]');
+    const callId = idAt === -1 ? -1 : near + idAt;
+    if (callId !== -1 && /^[\w-]*$/.test(text.slice(callId + 9, m.index))) nameEnd = callId;
+    const nameStart = nameBefore(text, nameEnd);
+    if (nameStart === -1 || nameStart < covered) continue;
+    let start = nameStart;
+    if (text.startsWith('[TOOL_CALLS]', start - 12)) start -= 12;
+    const found = jsonArgumentsAt(text, m.index + m[0].length);
+    const rawName = text.slice(nameStart, nameEnd);
+    covered = found.end;
+    spans.push(spanOf(start, found.end, [found.args ? named(ctx.resolve, rawName, found.args) : { problem: found.problem!, name: rawName }], start < nameStart ? 'token' : undefined));
   }
   return spans;
 };
@@ -100,7 +157,7 @@ export const gemma: Detector = (ctx) => {
     // <|"|> delimits strings; make them JSON strings, then read the rest leniently.
     const body = text.slice(open, close + 1).replace(/<\|"\|>([\s\S]*?)<\|"\|>/g, (_all, s: string) => JSON.stringify(s));
     const args = parseLooseJson(body);
-    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end, calls: [{ name, arguments: args }] });
+    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end, calls: [{ name, arguments: args }], glue: 'tail' });
   }
   return spans;
 };
@@ -112,22 +169,37 @@ function lastBeforeBlanks(text: string, at: number): number {
   return i;
 }
 
-/** Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call. */
+/**
+ * Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call, or a built-in
+ * tool's `brave_search.call(query="…")` (a call only of an offered tool of that name). Code for the
+ * code interpreter is not a call of any tool, and stays text.
+ */
 export const pythonTag: Detector = (ctx) => {
-  const m = ctx.text.match(/<\|python_tag\|>/);
-  if (!m || m.index === undefined || ctx.isProtected(m.index)) return [];
-  const bodyEnd = ctx.text.search(/<\|(eom_id|eot_id)\|>/);
-  const end = bodyEnd === -1 ? ctx.text.length : bodyEnd;
-  const body = ctx.text.slice(m.index + m[0].length, end).trim();
-  const calls: ParsedCall[] = [];
+  const m = /<\|python_tag\|>/.exec(ctx.text);
+  if (!m || ctx.isProtected(m.index)) return [];
+  const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
+  const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
+  const raw = ctx.text.slice(m.index + m[0].length, end).trim();
+  // A Llama 3.2 pythonic list: `[f(a=1), g()]`.
+  const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
+  const attempts: Attempt[] = [];
+  // Anything else after the tag is code for the code interpreter: a tool FoxAgent does not offer.
+  // (Only where the tag starts its line: a tag named in a sentence is prose.)
+  const interpreter = (): Span[] => (raw ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }])] : []);
   for (const part of splitTopLevel(body.replace(/;/g, ','))) {
     const piece = part.trim();
     if (!piece) continue;
-    const call = piece.startsWith('{') ? callFromObject(parseLooseJson(piece) ?? null, ctx.resolve) : pythonCallOf(piece, ctx.resolve);
-    if (!call) return [];
-    calls.push(call);
+    if (piece.startsWith('{')) {
+      const attempt = attemptFromObject(parseLooseJson(piece) ?? null, ctx.resolve);
+      if (!attempt) return interpreter();
+      attempts.push(attempt);
+      continue;
+    }
+    const call = parsePythonCall(piece);
+    if (!call) return interpreter();
+    attempts.push(named(ctx.resolve, call.name.replace(/\.call$/, ''), call.arguments));
   }
-  return calls.length ? [{ start: m.index, end, calls }] : [];
+  return attempts.length ? [spanOf(m.index, end, attempts, 'token')] : [];
 };
 
 export function pythonCallOf(text: string, resolve: (n: string) => string | undefined): ParsedCall | undefined {
@@ -135,3 +207,25 @@ export function pythonCallOf(text: string, resolve: (n: string) => string | unde
   const name = call && resolve(call.name);
   return call && name ? { name, arguments: call.arguments } : undefined;
 }
+
+/**
+ * GPT-OSS (harmony): `<|channel|>commentary to=functions.name <|constrain|>json<|message|>{…}<|call|>`,
+ * the recipient also written before the channel. Its analysis channel is reasoning (parse.ts).
+ */
+export const harmony: Detector = (ctx) => {
+  const spans: Span[] = [];
+  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*commentary(?:\s+to=([\w.:-]{1,100}))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
+  let covered = 0;
+  for (const m of matchesOf(HEAD, ctx.text)) {
+    const rawName = m[1] ?? m[2];
+    if (!rawName || m.index < covered || ctx.isProtected(m.index)) continue;
+    const found = jsonArgumentsAt(ctx.text, m.index + m[0].length);
+    // Arguments left open run to the end of the reply: what follows is inside them.
+    covered = found.end;
+    let end = found.end;
+    if (ctx.text.startsWith('<|call|>', end)) end += '<|call|>'.length;
+    const name = rawName.replace(/^functions\./, '');
+    spans.push(spanOf(m.index, end, [found.args ? named(ctx.resolve, name, found.args) : { problem: found.problem!, name }], 'token'));
+  }
+  return spans;
+};

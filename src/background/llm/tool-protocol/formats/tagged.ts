@@ -1,71 +1,129 @@
-/** Tag-based formats: Hermes/Qwen `<tool_call>`, Qwen3-Coder and Llama `<function=…>`, `<invoke>`. */
-import { callsFromJson, matchesOf, Regions, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
-import { matchBracket, parseLooseJson, xmlValue } from '../values';
+/**
+ * Tag-based formats: call wrappers (Hermes/Qwen `<tool_call>`, `<tools>`, `<tool-use>`,
+ * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
+ * Kimi K2 sections), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
+ */
+import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { XmlNode } from '../xml-tree';
+import { readBody, type BodyReaders } from './bodies';
 
-/** `<parameter=p>v</parameter>` (Qwen3-Coder) or `<parameter name="p">v</parameter>` (invoke). */
-function parametersOf(body: string): Record<string, unknown> {
+/**
+ * `<parameter=p>v</parameter>` (Qwen3-Coder) or `<parameter name="p">v</parameter>` (invoke). A
+ * parameter left open at the very end of the reply was cut off: undefined.
+ */
+function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<parameter(?:=([\w.-]+)|\s+name\s*=\s*["']([^"']+)["'])\s*>([\s\S]*?)(?:<\/parameter>|(?=<parameter[\s=])|$)/gi, body)) {
-    args[(m[1] ?? m[2])!] = xmlValue(m[3]!);
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?parameter>|(?=<(?:[\w-]{1,20}:)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:)?invoke>)|$)/gi, body)) {
+    if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
+    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, true);
   }
   return args;
 }
 
-/** `<function=name>` with parameters or a JSON body, up to `</function>`. */
-function functionCall(ctx: ScanContext, body: string): ParsedCall | undefined {
-  const head = body.match(/<function=([\w.-]+)>/i);
-  if (!head || head.index === undefined) return undefined;
-  const name = ctx.resolve(head[1]!);
-  if (!name) return undefined;
-  const inner = body.slice(head.index + head[0].length).replace(/<\/function>[\s\S]*$/i, '');
-  if (/<parameter[\s=]/i.test(inner)) return { name, arguments: parametersOf(inner) };
-  const json = parseLooseJson(inner);
-  if (json === undefined && inner.trim()) return undefined;
-  return { name, arguments: json && typeof json === 'object' && !Array.isArray(json) ? json : {} };
+/** Just past the JSON value a body starts with, or -1. */
+function jsonEndIn(body: string): number {
+  const first = body.search(/\S/);
+  if (first === -1 || (body[first] !== '[' && body[first] !== '{')) return -1;
+  return matchBracket(body, first);
 }
 
-/** Hermes / Qwen 2.5: `<tool_call>{"name":…,"arguments":…}</tool_call>`, closing tag sometimes missing. */
-export const hermes: Detector = (ctx) => {
+/** `<function=name>` with parameters or a JSON body, up to `</function>`. */
+function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
+  const head = /<function=([^>\s]{1,100})>/i.exec(body);
+  if (!head) return undefined;
+  const closeAt = body.search(/<\/function>/i);
+  const inner = body.slice(head.index + head[0].length, closeAt === -1 ? undefined : closeAt);
+  const open = atEnd && closeAt === -1;
+  if (/<parameter[\s=]/i.test(inner)) {
+    const args = parametersOf(inner, open);
+    return args ? named(ctx.resolve, head[1]!, args) : { problem: 'cut_off', name: head[1] };
+  }
+  if (!inner.trim()) return named(ctx.resolve, head[1]!, {});
+  if (open && jsonEnding(inner.trim()) === 'cut') return { problem: 'cut_off', name: head[1] };
+  const json = parseLooseJson(inner);
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
+  return named(ctx.resolve, head[1]!, json);
+}
+
+function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
+  const attempts: Attempt[] = [];
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?invoke\s+name\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?invoke>|$)/gi, body)) {
+    const args = parametersOf(m[2]!, atEnd && !m[3]);
+    attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] });
+  }
+  return attempts;
+}
+
+const readers = (ctx: ScanContext): BodyReaders => ({
+  functionCall: (body, atEnd) => functionCall(ctx, body, atEnd),
+  invokes: (body, atEnd) => invokesIn(ctx, body, atEnd),
+});
+
+interface Wrapper {
+  open: RegExp;
+  /** The closing marker; none for wrappers that run to the end of their JSON or the reply. */
+  close?: RegExp;
+  glue: 'tail' | 'token';
+}
+
+/** Call wrappers, each a marker pair (case-insensitive for tags). */
+const WRAPPERS: readonly Wrapper[] = [
+  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'tail' },
+  { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail' },
+  { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
+  { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
+  { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
+  { open: /<tool_calls>/gi, close: /<\/tool_calls>/gi, glue: 'tail' },
+  { open: /\[TOOL_CALL\]/g, close: /\[\/TOOL_CALL\]/g, glue: 'tail' },
+  { open: /\[TOOL_REQUEST\]/g, close: /\[TOOL_REQUEST_END\]/g, glue: 'tail' },
+  { open: /<toolcall>/gi, close: /<\/toolcall>/gi, glue: 'tail' },
+  { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
+  { open: /<\|tool_call\|>/g, glue: 'token' },
+  { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
+  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token' },
+  { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token' },
+];
+
+/**
+ * A wrapper's body ends at its closing marker, or where the next wrapper opens, or at the end of
+ * the reply. Open and close markers are found once each; every stretch is read once.
+ */
+export const wrapped: Detector = (ctx) => {
   const spans: Span[] = [];
-  const opens = [...matchesOf(/<tool_call>/gi, ctx.text)].filter((m) => !ctx.isProtected(m.index));
-  const closes = [...matchesOf(/<\/tool_call>/gi, ctx.text)].map((m) => m.index);
-  let c = 0;
-  for (const [n, m] of opens.entries()) {
-    const from = m.index + m[0].length;
-    while (c < closes.length && closes[c]! < from) c++;
-    const close = c < closes.length ? closes[c]! : -1;
-    const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
-    // A body ends at its closing tag, or where the next call opens: each stretch is read once.
-    const closed = close !== -1 && close < nextOpen;
-    const limit = closed ? close : nextOpen;
-    const body = ctx.text.slice(from, limit);
-    const end = closed ? limit + '</tool_call>'.length : limit;
-    // "<tool_call>" followed by prose is talk about the tag; followed by JSON or <function=…> it is markup.
-    if (!/^\s*(?:[{[]|<function=)/i.test(body)) continue;
-    let calls: ParsedCall[] | undefined;
-    if (/<function=/i.test(body)) {
-      const call = functionCall(ctx, body);
-      calls = call ? [call] : undefined;
-    } else {
-      const brace = body.search(/[{[]/);
-      const jsonEnd = matchBracket(body, brace);
-      // JSON still open at the very end of the reply was cut off: its values cannot be trusted.
-      const cutOff = jsonEnd === -1 && !closed && limit === ctx.text.length;
-      calls = cutOff ? undefined : callsFromJson(parseLooseJson(body.slice(brace, jsonEnd === -1 ? undefined : jsonEnd)), ctx.resolve);
+  for (const w of WRAPPERS) {
+    const opens = [...matchesOf(w.open, ctx.text)].filter((m) => !ctx.isProtected(m.index));
+    if (!opens.length) continue;
+    const closes = w.close ? [...matchesOf(w.close, ctx.text)] : [];
+    let c = 0;
+    for (const [n, m] of opens.entries()) {
+      const from = m.index + m[0].length;
+      while (c < closes.length && closes[c]!.index < from) c++;
+      const close = closes[c];
+      const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
+      const closed = close !== undefined && close.index < nextOpen;
+      const limit = closed ? close.index : nextOpen;
+      const atEnd = !closed && limit === ctx.text.length;
+      const body = ctx.text.slice(from, limit);
+      const attempts = readBody(ctx, body, atEnd, readers(ctx));
+      // "<tool_call>" followed by prose is talk about the tag.
+      if (!attempts) continue;
+      // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
+      const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
+      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, w.glue));
     }
-    // The markup is the model's call attempt either way; an unknown tool or unreadable call leaves no text behind.
-    spans.push({ start: m.index, end, calls: calls ?? [] });
   }
   return spans;
 };
 
-/** `<function=name>…</function>` outside a `<tool_call>` (Llama 3.1, bare Qwen3-Coder). */
+/** `<function=name>…</function>` outside a wrapper (Llama 3.1, bare Qwen3-Coder), cut or not; also its broken forms. */
 export const functionTag: Detector = (ctx) => {
-  const spans: Span[] = [];
-  for (const m of matchesOf(/<function=[\w.-]+>[\s\S]*?(?:<\/function>|$)/gi, ctx.text)) {
+  const spans: Span[] = [...brokenFunctionTags(ctx)];
+  for (const m of matchesOf(/<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
-    const call = functionCall(ctx, m[0]);
-    if (call) spans.push({ start: m.index, end: m.index + m[0].length, calls: [call] });
+    const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
+    const call = functionCall(ctx, m[0], atEnd);
+    if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call]));
   }
   return spans;
 };
@@ -73,29 +131,68 @@ export const functionTag: Detector = (ctx) => {
 /** Claude / MiniMax style: `<invoke name="…"><parameter name="…">…</parameter></invoke>`, optionally wrapped. */
 export const invoke: Detector = (ctx) => {
   const spans: Span[] = [];
-  const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(?:<\/\1>|$)/gi;
+  const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(<\/\1>|$)/gi;
   const claimed = new Regions();
   for (const m of matchesOf(wrapper, ctx.text)) {
-    if (ctx.isProtected(m.index) || !/<invoke\s/i.test(m[2]!)) continue;
-    const calls = invokesIn(ctx, m[2]!);
-    if (calls.length) {
-      spans.push({ start: m.index, end: m.index + m[0].length, calls });
+    if (ctx.isProtected(m.index) || !/<(?:[\w-]{1,20}:)?invoke\s/i.test(m[2]!)) continue;
+    const attempts = invokesIn(ctx, m[2]!, !m[3]);
+    if (attempts.length) {
+      spans.push(spanOf(m.index, m.index + m[0].length, attempts));
       claimed.add(m.index, m.index + m[0].length);
     }
   }
-  for (const m of matchesOf(/<invoke\s+name\s*=\s*["'][^"']+["']\s*>[\s\S]*?(?:<\/invoke>|$)/gi, ctx.text)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?invoke\s+name\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/(?:[\w-]{1,20}:)?invoke>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index) || claimed.contains(m.index)) continue;
-    const calls = invokesIn(ctx, m[0]);
-    if (calls.length) spans.push({ start: m.index, end: m.index + m[0].length, calls });
+    const attempts = invokesIn(ctx, m[0], true);
+    if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts));
   }
   return spans;
 };
 
-function invokesIn(ctx: ScanContext, body: string): ParsedCall[] {
-  const calls: ParsedCall[] = [];
-  for (const m of matchesOf(/<invoke\s+name\s*=\s*["']([^"']+)["']\s*>([\s\S]*?)(?:<\/invoke>|$)/gi, body)) {
-    const name = ctx.resolve(m[1]!);
-    if (name) calls.push({ name, arguments: parametersOf(m[2]!) });
+/** DeepSeek V3.2 DSML: `<｜DSML｜function_calls>` holding `<｜DSML｜invoke name>` and typed `<｜DSML｜parameter>`s. */
+export const dsml: Detector = (ctx) => {
+  const spans: Span[] = [];
+  for (const m of matchesOf(/<[｜|]DSML[｜|]function_calls>([\s\S]*?)(<\/[｜|]DSML[｜|]function_calls>|$)/g, ctx.text)) {
+    if (ctx.isProtected(m.index)) continue;
+    const attempts: Attempt[] = [];
+    for (const inv of matchesOf(/<[｜|]DSML[｜|]invoke\s+name\s*=\s*"([^"]+)"\s*>([\s\S]*?)(<\/[｜|]DSML[｜|]invoke>|$)/g, m[1]!)) {
+      const args: Record<string, unknown> = {};
+      let cut = false;
+      const PARAM = /<[｜|]DSML[｜|]parameter\s+name\s*=\s*"([^"]+)"(?:\s+string\s*=\s*"(true|false)")?\s*>([\s\S]*?)(<\/[｜|]DSML[｜|]parameter>|$)/g;
+      for (const p of matchesOf(PARAM, inv[2]!)) {
+        if (!p[4]) cut = true;
+        // string="false" marks a JSON value; otherwise the text as written.
+        const json = p[2] === 'false' ? parseLooseJson(p[3]!) : undefined;
+        args[p[1]!] = json === undefined ? new XmlNode(p[3]!) : json;
+      }
+      attempts.push(cut ? { problem: 'cut_off', name: inv[1] } : named(ctx.resolve, inv[1]!, args));
+    }
+    if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts, 'token'));
   }
-  return calls;
+  return spans;
+};
+
+/**
+ * Broken `<function=…>` forms seen in the wild: `<function=name={…}</function>` (the `>` written as
+ * `=`), and `name{…}</function>` at a line's start (the opening lost, as servers report it).
+ */
+function brokenFunctionTags(ctx: ScanContext): Span[] {
+  const spans: Span[] = [];
+  for (const m of matchesOf(/<function=([\w.-]{1,100})=?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+    if (ctx.isProtected(m.index)) continue;
+    const open = m.index + m[0].length;
+    const close = matchBracket(ctx.text, open);
+    // JSON left open runs to the end of the reply: every later candidate is inside it.
+    if (close === -1) break;
+    let end = close;
+    while (ctx.text[end] === ' ' || ctx.text[end] === '\t') end++;
+    // The bare form counts only with the closing tag that shows it was a call.
+    if (!/^<\/function>/i.test(ctx.text.slice(end, end + 11))) {
+      if (m[2]) continue;
+    } else end += '</function>'.length;
+    const json = parseLooseJson(ctx.text.slice(open, close));
+    if (!json || typeof json !== 'object' || Array.isArray(json)) continue;
+    spans.push(spanOf(m.index, end, [named(ctx.resolve, (m[1] ?? m[2])!, json)]));
+  }
+  return spans;
 }

@@ -1,6 +1,7 @@
 /** Tools written as their own XML tags: `<click id="3" />` or `<fill><id>3</id><text>hi</text></fill>` (Cline style). */
-import { matchesOf, type Detector, type Span } from '../scan';
-import { decodeEntities, parseLooseJson, xmlValue } from '../values';
+import { matchesOf, type Detector, type ScanContext, type Span } from '../scan';
+import { decodeEntities, parseLooseJson } from '../values';
+import { closingTagIndex, firstFrom, readChildren } from '../xml-tree';
 
 const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v';
 const ATTR_NAME = /[\w:-]+/y;
@@ -47,73 +48,41 @@ function openingTag(text: string, from: number): { end: number; selfClosing: boo
   return text[i] === '>' ? { end: i + 1, selfClosing, attributes } : undefined;
 }
 
-/** Closing tags by lower-cased name, each list in text order. */
-function closingTags(text: string): Map<string, { start: number; end: number }[]> {
-  const byName = new Map<string, { start: number; end: number }[]>();
-  for (const m of matchesOf(/<\/([A-Za-z_][\w.-]*)/g, text)) {
-    let end = m.index + m[0].length;
-    while (isSpace(text[end])) end++;
-    if (text[end] !== '>') continue;
-    const key = m[1]!.toLowerCase();
-    const list = byName.get(key) ?? [];
-    list.push({ start: m.index, end: end + 1 });
-    byName.set(key, list);
-  }
-  return byName;
+/** The first closing tag in `list` at or after `from`. */
+function firstCloseFrom(list: readonly { start: number; end: number }[] | undefined, from: number) {
+  return list?.[firstFrom(list, from)];
 }
 
-/** The first closing tag in `list` at or after `from`, by binary search. */
-function firstFrom(list: readonly { start: number; end: number }[] | undefined, from: number) {
-  if (!list) return undefined;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]!.start < from) lo = mid + 1;
-    else hi = mid;
-  }
-  return list[lo];
-}
-
-/** Child elements `<param>value</param>`; a body that is only JSON is taken as the arguments. */
-function childrenOf(body: string): Record<string, unknown> | undefined {
-  const args: Record<string, unknown> = {};
-  let found = false;
-  const closes = closingTags(body);
-  let at = 0;
-  for (const m of matchesOf(/<([\w-]+)/g, body)) {
-    if (m.index < at) continue;
-    const open = openingTagEnd(body, m.index + m[0].length);
-    if (open === -1) continue;
-    const close = firstFrom(closes.get(m[1]!.toLowerCase()), open);
-    // A child needs its own closing tag with the very same name.
-    if (!close || body.slice(close.start + 2, close.start + 2 + m[1]!.length) !== m[1]) continue;
-    args[m[1]!.toLowerCase()] = xmlValue(body.slice(open, close.start));
-    found = true;
-    at = close.end;
-  }
-  if (found) return args;
+/**
+ * A tool tag's body as arguments: its elements (`<path>a.ts</path>`, nested ones as objects,
+ * repeated ones as lists, shaped later by the schema), or a body that is only JSON. Undefined
+ * when it is neither (prose between tags).
+ */
+function argumentsIn(body: string, siblings: ReadonlySet<string> | undefined): Record<string, unknown> | undefined {
   const trimmed = body.trim();
   if (!trimmed) return {};
+  const children = readChildren(body, siblings) ?? (siblings ? readChildren(body) : undefined);
+  if (children) return Object.fromEntries([...children].map(([key, nodes]) => [key, nodes.length === 1 ? nodes[0]! : nodes]));
   const json = trimmed.startsWith('{') ? parseLooseJson(trimmed) : undefined;
   return json && typeof json === 'object' && !Array.isArray(json) ? json : undefined;
 }
 
-/** End of a child's opening tag `<name …>` (no `<` or `>` inside), or -1. */
-function openingTagEnd(body: string, from: number): number {
-  if (body[from] === '>') return from + 1;
-  if (!isSpace(body[from])) return -1;
-  for (let i = from; i < body.length; i++) {
-    if (body[i] === '>') return i + 1;
-    if (body[i] === '<') return -1;
-  }
-  return -1;
+/** The property names of a tool's schema, lower-cased: the elements its body may hold. */
+function propertyNames(ctx: ScanContext, name: string): ReadonlySet<string> | undefined {
+  const props = ctx.tools.schemaOf(name)?.properties;
+  return props ? new Set(Object.keys(props).map((k) => k.toLowerCase())) : undefined;
+}
+
+/** A body left open at the end of the reply: its elements were complete (repaired), or one was cut. */
+function openBody(body: string, siblings: ReadonlySet<string> | undefined): Record<string, unknown> | 'cut' | undefined {
+  if (!/^\s*<[A-Za-z_]/.test(body)) return undefined;
+  return argumentsIn(body, siblings) ?? 'cut';
 }
 
 export const xmlTags: Detector = (ctx) => {
   const text = ctx.text;
   const spans: Span[] = [];
-  let closes: ReturnType<typeof closingTags> | undefined;
+  let closes: ReturnType<typeof closingTagIndex> | undefined;
   let covered = 0;
   for (const m of matchesOf(/<([A-Za-z_][\w.-]*)/g, text)) {
     // Tags inside a call already read are its children.
@@ -127,16 +96,32 @@ export const xmlTags: Detector = (ctx) => {
       covered = tag.end;
       continue;
     }
-    // A tag is only a call when it is closed: "use the <click> tag" is talk about tags.
-    closes ??= closingTags(text);
-    const close = firstFrom(closes.get(m[1]!.toLowerCase()), tag.end);
-    if (!close) continue;
+    // A tag is only a call when it is closed: "use the <click> tag" is talk about tags. A tag
+    // left open at the end of the reply is a call cut off after its last complete element.
+    closes ??= closingTagIndex(text);
+    const siblings = propertyNames(ctx, name);
+    const close = firstCloseFrom(closes.get(m[1]!.toLowerCase()), tag.end);
+    if (!close) {
+      if (!startsOwnLine(text, m.index)) continue;
+      const rest = openBody(text.slice(tag.end), siblings);
+      if (!rest) continue;
+      spans.push(rest === 'cut' ? { start: m.index, end: text.length, calls: [], problems: [{ problem: 'cut_off', name }] } : { start: m.index, end: text.length, calls: [{ name, arguments: { ...tag.attributes, ...rest } }] });
+      covered = text.length;
+      continue;
+    }
     // Whatever this opening tag makes of its body, later openings of the same tool before this
     // closing tag would read a part of the same body: read it once.
     covered = close.end;
-    const children = childrenOf(text.slice(tag.end, close.start));
+    const children = argumentsIn(text.slice(tag.end, close.start), siblings);
     if (!children) continue;
     spans.push({ start: m.index, end: close.end, calls: [{ name, arguments: { ...tag.attributes, ...children } }] });
   }
   return spans;
 };
+
+/** Whether only blanks come before `at` on its line. */
+function startsOwnLine(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i < 0 || text[i] === '\n';
+}

@@ -1,0 +1,150 @@
+/**
+ * Arguments shaped by the tool's JSON Schema. Text read from markup (`XmlNode`) becomes what the
+ * schema asks for: a string stays the raw text (never read as JSON), numbers and booleans are
+ * coerced, elements written several times become a list, nested elements an object. Without a
+ * schema, values follow their structure: elements become objects (repeated ones lists), text stays
+ * text unless it is a JSON object or list. JSON values are coerced the same way where they differ
+ * from the schema ("3" for an integer).
+ */
+import type { JsonSchema } from './tools';
+import { leafText, MAX_XML_DEPTH, readChildren, XmlNode, type XmlChildren } from './xml-tree';
+
+type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
+
+/** Type names some tool definitions use beside JSON Schema's own (Python's and C's). */
+const ALIASES: Record<string, Kind> = { float: 'number', double: 'number', int: 'integer', bool: 'boolean', str: 'string', dict: 'object', list: 'array' };
+
+/** The kinds a schema allows (from `type`, `anyOf`/`oneOf`, or its `enum`); empty when it says nothing. */
+function kindsOf(schema: JsonSchema | undefined): Set<Kind> {
+  const kinds = new Set<Kind>();
+  if (!schema || typeof schema !== 'object') return kinds;
+  const add = (t: unknown) => {
+    if (typeof t === 'string') kinds.add(ALIASES[t] ?? (t as Kind));
+  };
+  if (Array.isArray(schema.type)) schema.type.forEach(add);
+  else add(schema.type);
+  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) for (const k of kindsOf(branch)) kinds.add(k);
+  if (!kinds.size && schema.properties) kinds.add('object');
+  if (!kinds.size && schema.items) kinds.add('array');
+  if (!kinds.size && Array.isArray(schema.enum)) for (const v of schema.enum) kinds.add(typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string');
+  return kinds;
+}
+
+/** The branch of a union that describes objects or lists, for their properties or items. */
+function branch(schema: JsonSchema | undefined, kind: 'object' | 'array'): JsonSchema | undefined {
+  if (!schema) return undefined;
+  if (kind === 'object' ? schema.properties : schema.items) return schema;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((b) => kindsOf(b).has(kind));
+}
+
+const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function fitArguments(args: Record<string, unknown>, schema: JsonSchema | undefined): Record<string, unknown> {
+  const fitted = fit(args, branch(schema, 'object') ?? schema, 0);
+  return typeof fitted === 'object' && fitted !== null && !Array.isArray(fitted) ? (fitted as Record<string, unknown>) : args;
+}
+
+function fit(value: unknown, schema: JsonSchema | undefined, depth: number): unknown {
+  if (Array.isArray(value)) {
+    const items = branch(schema, 'array')?.items;
+    return value.map((v) => fit(v, items ?? (kindsOf(schema).has('array') ? undefined : schema), depth + 1));
+  }
+  if (value instanceof XmlNode) return fitText(value, schema, depth);
+  const kinds = kindsOf(schema);
+  if (typeof value === 'string') return fitString(value, schema, kinds, depth);
+  if ((typeof value === 'number' || typeof value === 'boolean') && kinds.size && !kinds.has(typeof value as Kind) && !(typeof value === 'number' && kinds.has('integer'))) {
+    return kinds.has('string') ? String(value) : value;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const props = branch(schema, 'object')?.properties;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = fit(v, props?.[k], depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/** A JSON string where the schema asks for something else: a number, a boolean, or JSON in a string. */
+function fitString(value: string, schema: JsonSchema | undefined, kinds: Set<Kind>, depth: number): unknown {
+  if (!kinds.size || kinds.has('string')) return value;
+  const text = value.trim();
+  if ((kinds.has('number') || kinds.has('integer')) && NUMBER.test(text)) return Number(text);
+  if (kinds.has('boolean') && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  if (kinds.has('null') && text === 'null') return null;
+  if ((kinds.has('object') || kinds.has('array')) && /^[[{]/.test(text)) {
+    const parsed = parseJson(text);
+    if (parsed !== undefined && depth < MAX_XML_DEPTH) return fit(parsed, schema, depth + 1);
+  }
+  return value;
+}
+
+/** Text from markup, as the schema asks, or by its structure without one. */
+function fitText(node: XmlNode, schema: JsonSchema | undefined, depth: number): unknown {
+  const kinds = kindsOf(schema);
+  const structured = kinds.has('object') || kinds.has('array') || !kinds.size;
+  const objectSchema = branch(schema, 'object');
+  const children = structured && depth < MAX_XML_DEPTH ? readChildren(node.raw, siblingNames(objectSchema)) : undefined;
+  if (children) {
+    if (kinds.has('array') && !(kinds.has('object') && hasAll(objectSchema, children))) {
+      const items = branch(schema, 'array')?.items;
+      const itemObject = branch(items, 'object');
+      // `<file><path>…</path></file>` where a list of files is asked for: one file.
+      if (hasAll(itemObject, children)) return [objectOf(children, itemObject?.properties, depth)];
+      return [...children.values()].flat().map((child) => fitText(child, items, depth + 1));
+    }
+    return objectOf(children, objectSchema?.properties, depth);
+  }
+  const text = leafText(node.raw, node.trim);
+  if (!kinds.size) {
+    // By structure: JSON objects and lists are read; other text stays text.
+    const trimmed = text.trim();
+    if (/^[[{]/.test(trimmed) && /[\]}]$/.test(trimmed)) {
+      const parsed = parseJson(trimmed);
+      if (parsed !== undefined) return parsed;
+    }
+    return text;
+  }
+  if (kinds.has('string') && !kinds.has('array') && !kinds.has('object')) {
+    const fitted = fitString(text, schema, new Set([...kinds].filter((k) => k !== 'string')), depth);
+    // A string that may also be a number keeps its text unless it reads as one exactly.
+    return kinds.size > 1 && typeof fitted !== 'string' ? fitted : text;
+  }
+  const fitted = fitString(text, schema, kinds, depth);
+  if (kinds.has('array') && !Array.isArray(fitted)) {
+    // One element where a list is asked for: a list of one.
+    const items = branch(schema, 'array')?.items;
+    return text === '' ? [] : [fitText(node, items, depth + 1)];
+  }
+  return fitted;
+}
+
+/** Whether the schema names every element as one of its properties. */
+function hasAll(schema: JsonSchema | undefined, children: XmlChildren): boolean {
+  const props = schema?.properties;
+  if (!props) return false;
+  const keys = new Set(Object.keys(props).map((k) => k.toLowerCase()));
+  return [...children.keys()].every((k) => keys.has(k));
+}
+
+function siblingNames(schema: JsonSchema | undefined): ReadonlySet<string> | undefined {
+  return schema?.properties ? new Set(Object.keys(schema.properties).map((k) => k.toLowerCase())) : undefined;
+}
+
+function objectOf(children: XmlChildren, props: Record<string, JsonSchema> | undefined, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const byKey = new Map(Object.keys(props ?? {}).map((k) => [k.toLowerCase(), k]));
+  for (const [key, nodes] of children) {
+    const name = byKey.get(key) ?? key;
+    const schema = props?.[name];
+    out[name] = nodes.length === 1 ? fitText(nodes[0]!, schema, depth + 1) : fit(nodes, schema, depth + 1);
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+/**
+ * What the inside of a call wrapper may hold, read the same way whatever the wrapper: JSON (a
+ * call, a list, an OpenAI `tool_calls` array), `<function=…>`, `<invoke>`, GLM's `<arg_key>`
+ * pairs, Kimi's `<|tool_call_begin|>` sections, `{tool => …, args => {--key value}}`, or Python
+ * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
+ * nothing when the body is not call markup at all (prose about a tag).
+ */
+import { attemptsFromJson, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { XmlNode } from '../xml-tree';
+
+/** The name a broken JSON call gives, if one can be read. */
+function nameIn(body: string): string | undefined {
+  return /"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,80})"/.exec(body)?.[1];
+}
+
+/**
+ * A JSON body: a call, a list of calls, `{"tool_calls": […]}`, or several of these one after
+ * another (one per line, or after `,` / `;`). `atEnd` when nothing follows it in the reply (so an
+ * open value was cut off).
+ */
+function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
+  const found: Attempt[] = [];
+  let start = body.search(/\S/);
+  for (;;) {
+    const close = matchBracket(body, start);
+    const json = close === -1 ? body.slice(start) : body.slice(start, close);
+    if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [...found, { problem: 'cut_off', name: nameIn(json) }];
+    const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve);
+    if (!attempts) break;
+    found.push(...attempts);
+    if (close === -1) return found;
+    start = close;
+    while (start < body.length && /[\s,;]/.test(body[start]!)) start++;
+    if (body[start] !== '{' && body[start] !== '[') return found;
+  }
+  if (found.length) return [...found, { problem: 'unparsable', name: nameIn(body.slice(start)) }];
+  const arrow = arrowCall(ctx, body.slice(start));
+  if (arrow) return [arrow];
+  const python = pythonCalls(ctx, body);
+  if (python) return python;
+  return [{ problem: 'unparsable', name: nameIn(body.slice(start, start + 2000)) }];
+}
+
+/** `[f(a=1), g()]` or `f(a=1)`: every part a call, or undefined. */
+export function pythonCalls(ctx: ScanContext, body: string): Attempt[] | undefined {
+  const trimmed = body.trim();
+  const inner = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  let parts = splitTopLevel(inner)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  // One call per line (OLMo): a part holding several lines of calls.
+  if (parts.length === 1 && parts[0]!.includes('\n')) parts = parts[0]!.split(/\n+/).map((p) => p.trim()).filter(Boolean);
+  if (!parts.length) return undefined;
+  const attempts: Attempt[] = [];
+  for (const part of parts) {
+    const call = parsePythonCall(part);
+    if (!call) return undefined;
+    attempts.push(named(ctx.resolve, call.name, call.arguments));
+  }
+  return attempts;
+}
+
+/** `{tool => "read_file", args => {--path "a.ts" --limit 20}}`, or `args => {…JSON…}`. */
+function arrowCall(ctx: ScanContext, body: string): Attempt | undefined {
+  const head = /^\{\s*tool\s*=>\s*["']?([\w.-]+)["']?\s*,?\s*(?:args\s*=>\s*)?/.exec(body);
+  if (!head) return undefined;
+  let i = head[0].length;
+  if (body[i] !== '{') return named(ctx.resolve, head[1]!, {});
+  const close = matchBracket(body, i);
+  const inner = body.slice(i + 1, close === -1 ? body.length : close - 1);
+  if (!/^\s*--/.test(inner)) {
+    const json = parseLooseJson(body.slice(i, close === -1 ? undefined : close));
+    return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, head[1]!, json) : { problem: 'unparsable', name: head[1] };
+  }
+  const args: Record<string, unknown> = {};
+  i = 0;
+  const FLAG = /\s*--([\w.-]+)\s*/y;
+  for (;;) {
+    FLAG.lastIndex = i;
+    const flag = FLAG.exec(inner);
+    if (!flag) break;
+    i = FLAG.lastIndex;
+    const quote = inner[i];
+    let raw: string;
+    if (quote === '"' || quote === "'") {
+      let j = i + 1;
+      while (j < inner.length && inner[j] !== quote) j += inner[j] === '\\' ? 2 : 1;
+      if (j >= inner.length) return { problem: close === -1 ? 'cut_off' : 'unparsable', name: head[1] };
+      raw = inner.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      let j = i;
+      while (j < inner.length && inner[j] !== '\n' && !inner.startsWith(' --', j)) j++;
+      raw = inner.slice(i, j).trim();
+      i = j;
+    }
+    const value = parseLooseJson(raw);
+    args[flag[1]!] = value === undefined ? raw : value;
+  }
+  if (inner.slice(i).trim()) return { problem: 'unparsable', name: head[1] };
+  return named(ctx.resolve, head[1]!, args);
+}
+
+/** GLM-4.5: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs. */
+function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
+  const head = /^\s*([\w.-]+)\s*(?=<arg_key>|$)/.exec(body);
+  if (!head) return undefined;
+  const args: Record<string, unknown> = {};
+  let cut = false;
+  for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
+    if (!m[3]) cut = atEnd;
+    args[m[1]!.trim()] = new XmlNode(m[2]!);
+  }
+  if (cut) return { problem: 'cut_off', name: head[1] };
+  return named(ctx.resolve, head[1]!, args);
+}
+
+/** Kimi K2: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`, repeated. */
+function kimiCalls(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | undefined {
+  const attempts: Attempt[] = [];
+  for (const m of matchesOf(/<\|tool_call_begin\|>\s*([\w.-]+)(?::\d+)?\s*<\|tool_call_argument_begin\|>([\s\S]*?)(<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|$)/g, body)) {
+    const json = m[2]!.trim();
+    if (!m[3] && atEnd && jsonEnding(json) === 'cut') {
+      attempts.push({ problem: 'cut_off', name: m[1] });
+      continue;
+    }
+    const args = parseLooseJson(json || '{}');
+    attempts.push(args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] });
+  }
+  return attempts.length ? attempts : undefined;
+}
+
+/**
+ * A name, then JSON arguments: `<function>terminal</function> {…}`, `<shell>{…}</shell>`, or
+ * `list_directory {…}` (LM Studio's `[TOOL_REQUEST]`).
+ */
+function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
+  const head = /^(?:<function>\s*([\w.-]{1,100})\s*<\/function>|<([\w.-]{1,100})>|([A-Za-z_][\w.-]{0,99}))\s*(?=\{)/.exec(body);
+  if (!head) return undefined;
+  const open = head[0].length;
+  const close = matchBracket(body, open);
+  if (close === -1) return undefined;
+  const name = (head[1] ?? head[2] ?? head[3])!;
+  let rest = body.slice(close).trim();
+  if (head[2]) {
+    if (!rest.startsWith(`</${head[2]}>`)) return undefined;
+    rest = rest.slice(head[2].length + 3).trim();
+  }
+  if (rest) return undefined;
+  const json = parseLooseJson(body.slice(open, close));
+  return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, name, json) : { problem: 'unparsable', name };
+}
+
+export interface BodyReaders {
+  functionCall(body: string, atEnd: boolean): Attempt | undefined;
+  invokes(body: string, atEnd: boolean): Attempt[];
+}
+
+/**
+ * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
+ * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
+ */
+export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders): Attempt[] | undefined {
+  const first = body.search(/\S/);
+  // A wrapper the reply ends in, empty or with a name only begun: cut off.
+  if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
+  if (first === -1) return undefined;
+  const ch = body[first];
+  if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
+  if (body.startsWith('<function=', first) || body.startsWith('<FUNCTION=', first)) {
+    // Several `<function=…>` blocks may share one wrapper.
+    const parts = body.split(/(?=<function=)/i).filter((p) => p.trim());
+    return parts.map((part, k) => readers.functionCall(part, atEnd && k === parts.length - 1) ?? { problem: 'unparsable' });
+  }
+  if (/^<(?:[\w-]{1,20}:)?invoke\s/i.test(body.slice(first, first + 30))) {
+    const calls = readers.invokes(body, atEnd);
+    return calls.length ? calls : [{ problem: 'unparsable' }];
+  }
+  if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
+  const namedJson = namedJsonCall(ctx, body.slice(first));
+  if (namedJson) return [namedJson];
+  const glm = glmCall(ctx, body, atEnd);
+  if (glm && /<arg_key>/.test(body)) return [glm];
+  const python = /^[A-Za-z_][\w.-]*\s*\(/.test(body.slice(first, first + 120)) ? pythonCalls(ctx, body) : undefined;
+  if (python) return python;
+  // A lone name: a call without arguments (GLM), only if it names an offered tool.
+  if (glm && 'arguments' in glm) return [glm];
+  return undefined;
+}

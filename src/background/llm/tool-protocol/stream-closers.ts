@@ -1,0 +1,116 @@
+/** How an open stretch of markup is read as it arrives, and where it ends: the streaming filter's closers. */
+import { NOT_MARKUP, OPEN, type Closer } from './stream-openers';
+import { BracketScan } from './stream-scans';
+
+/**
+ * Reads more of the open stretch: `text` is its part from `c.seen` on. Sets and returns where
+ * the markup ends (an index into the stretch), OPEN while it is open, or NOT_MARKUP.
+ */
+export function feedCloser(c: Closer, text: string): number {
+  if (c.decided !== OPEN) return c.decided;
+  const offset = c.seen;
+  c.seen += text.length;
+  const decide = (end: number) => (c.decided = end);
+  /** A short closing tag, searched in what arrived plus the end of what came before. */
+  const search = (re: RegExp, tail: string, from: number): { end: number; tail: string } => {
+    const window = tail + text;
+    const base = offset - tail.length;
+    re.lastIndex = Math.max(0, from - base);
+    const m = re.exec(window);
+    return { end: m ? base + m.index + m[0].length : OPEN, tail: window.slice(-64) };
+  };
+  switch (c.kind) {
+    case 'tag': {
+      // The closing tag comes after the opening one's first character.
+      const found = search(c.close, c.tail, 1);
+      c.tail = found.tail;
+      return decide(found.end);
+    }
+    case 'end':
+      return OPEN;
+    case 'balanced': {
+      if (!c.scan) {
+        const from = Math.max(0, (c.after ?? 0) - offset);
+        if (c.after !== undefined && !c.brace) {
+          const first = text.slice(from).search(/\S/);
+          if (first === -1) return OPEN;
+          if (text[from + first] !== '[' && text[from + first] !== '{') c.brace = true;
+        }
+        const at = c.brace ? text.indexOf('{', from) : text.slice(from).search(/[[{(]/);
+        if (at === -1) return OPEN;
+        const start = c.brace ? at : from + at;
+        c.scan = new BracketScan(text[start]!, offset + start);
+      }
+      return decide(c.scan.feed(text, offset));
+    }
+    case 'fence': {
+      // The lines after the opening one: the marker alone between blanks closes the block.
+      const char = c.marker[0];
+      for (let j = 0; j < text.length; j++) {
+        const ch = text[j];
+        if (ch === '\n') {
+          if (c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length))) return decide(offset + j);
+          c.lineStart = offset + j + 1;
+          c.phase = 'lead';
+          c.matched = 0;
+        } else if (c.phase === 'fail') {
+          continue;
+        } else if (ch === ' ' || ch === '\t') {
+          if (c.phase === 'marker') c.phase = c.matched === c.marker.length ? 'trail' : 'fail';
+        } else if (ch === char && (c.phase === 'lead' || c.phase === 'marker')) {
+          c.phase = 'marker';
+          if (++c.matched > c.marker.length) c.phase = 'fail';
+        } else c.phase = 'fail';
+      }
+      // The line still arriving closes the block too, as the end of the text.
+      const closing = c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length));
+      return decide(closing ? c.seen : OPEN);
+    }
+    case 'tool-tag': {
+      if (c.stuck) return OPEN;
+      let j = Math.max(0, 1 - offset);
+      if (c.openEnd === undefined) {
+        for (; j < text.length; j++) {
+          const ch = text[j];
+          if (ch === '<') {
+            c.stuck = true;
+            return OPEN;
+          }
+          if (ch === '>') {
+            c.openEnd = offset + j + 1;
+            if (c.last === '/') return decide(c.openEnd);
+            j++;
+            break;
+          }
+          c.last = ch!;
+        }
+        if (c.openEnd === undefined) return OPEN;
+      }
+      // A call's tag holds child tags or JSON; "<click> tag to press…" is prose about tags.
+      if (!c.bodyChecked) {
+        while (j < text.length && /\s/.test(text[j]!)) j++;
+        if (j === text.length) return OPEN;
+        if (text[j] !== '<' && text[j] !== '{') return decide(NOT_MARKUP);
+        c.bodyChecked = true;
+      }
+      const found = search(c.close, c.tail, c.openEnd);
+      c.tail = found.tail;
+      return decide(found.end);
+    }
+    case 'trailing': {
+      for (let j = Math.max(0, c.length - offset); j < text.length; j++) if (!/\s/.test(text[j]!)) return decide(NOT_MARKUP);
+      return OPEN;
+    }
+  }
+}
+
+/** At the end of the reply: one last search over the whole stretch (`held`), for a closing tag that arrived in pieces. */
+export function finalCloserEnd(c: Closer, held: string): number {
+  if (c.decided !== OPEN) return c.decided;
+  if (c.kind === 'tag' || (c.kind === 'tool-tag' && c.openEnd !== undefined && c.bodyChecked && !c.stuck)) {
+    c.close.lastIndex = c.kind === 'tag' ? 1 : c.openEnd!;
+    const m = c.close.exec(held);
+    if (m) return (c.decided = m.index + m[0].length);
+  }
+  return OPEN;
+}

@@ -1,0 +1,110 @@
+/**
+ * What the streaming filter recognises as the start of markup, and how each kind of stretch ends:
+ * the openers (reasoning, call wrappers, special tokens, end-of-turn tokens) and their closers.
+ */
+import type { BracketScan } from './stream-scans';
+
+/**
+ * How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far).
+ * `sure`: hidden once closed (DeepSeek's tokens, a special token starting its line); `firm`: a call
+ * opening the reply, hidden whatever follows on its line; `drop`: an end-of-turn token; `mid`:
+ * opened after the model's words on its line (glued markup), so the parser reads it in place.
+ */
+export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } & (
+  /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
+  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
+  /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
+  | { kind: 'end'; verify?: boolean }
+  /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
+  | {
+      kind: 'balanced';
+      scan?: BracketScan;
+      brace?: boolean;
+      /** Mistral's token: the value starts after it, at a `[` or `{` (`[TOOL_CALLS] [{…}]`), else at the first `{` (`[TOOL_CALLS]name[ARGS]{…}`). */
+      after?: number;
+    }
+  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
+  | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
+  /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
+  | { kind: 'trailing'; length: number }
+);
+export type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop' | 'mid' | 'firm'> & { sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } : never) : never;
+
+/** closeIndex: the markup is still open / turned out not to be markup. */
+export const OPEN = -1;
+export const NOT_MARKUP = -2;
+
+export interface Opener {
+  /** Matches at the start of the held text: a complete opener. */
+  match: RegExp;
+  closer: (m: RegExpMatchArray) => CloserSpec;
+  /** Literal prefix used to decide whether a shorter held text could still become this opener. */
+  literal?: string;
+  /** Reasoning may open anywhere; a call only at the start of a line. */
+  anywhere?: boolean;
+  /** A template's call markup, which may follow the model's words on their line (then waits for the line's end, as any call). */
+  glued?: boolean;
+  /** DeepSeek's own tokens: a call wherever they stand, hidden once closed. */
+  sure?: boolean;
+  /** A special token: starting its line, a call whatever follows it on the line. */
+  token?: boolean;
+  /** An end-of-turn token: hidden, and nothing else changes. */
+  drop?: boolean;
+}
+
+const BAR = '[｜|]';
+const SEP = '[▁_ ]';
+export const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
+export const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
+
+/** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
+export const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
+
+export const FIXED_OPENERS: Opener[] = [
+  { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
+  { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
+  { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
+  { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
+  // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
+  { literal: '<|channel|>analysis', anywhere: true, match: /^<\|channel\|>analysis/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
+  { literal: '<|channel|>final<|message|>', anywhere: true, drop: true, match: /^<\|channel\|>final<\|message\|>/, closer: () => tag(/<\|message\|>/) },
+  { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary/, closer: () => tag(/<\|call\|>/) },
+  // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
+  { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
+  { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
+  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(/\|>|｜>|\]/) })),
+  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
+  { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
+  { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
+  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: () => wrapper(/<\/function_calls>/i) },
+  { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
+  { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
+  { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
+  { literal: '<|python_tag|>', glued: true, match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end', verify: true }) },
+  { literal: '<tools>', glued: true, match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
+  { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
+  { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
+  { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
+  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: () => wrapper(/\[TOOL_REQUEST_END\]/) },
+  { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: () => wrapper(/<\/toolcall>/i) },
+  { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
+  { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
+  { literal: '<|python_start|>', glued: true, token: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
+  { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
+  { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
+  { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
+  { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
+  { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
+  { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
+];
+
+export const REASONING = /^<(think|thinking|reasoning)>|^<\|channel>|^<\|channel\|>analysis/i;
+export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
+export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
+/** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
+export const RECHECK_FLOOR = 64;
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,49 @@
+/**
+ * The tools a reply may call, as the parser sees them: a name, and where the request gave one, the
+ * JSON Schema of the arguments. Names alone work too (every value then keeps the type its markup
+ * gave it).
+ */
+
+/** The part of JSON Schema that shapes arguments: types, properties, items, and unions of them. */
+export interface JsonSchema {
+  type?: string | readonly string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: readonly JsonSchema[];
+  oneOf?: readonly JsonSchema[];
+  enum?: readonly unknown[];
+  [keyword: string]: unknown;
+}
+
+/** A tool offered to the model: its name, or its name and argument schema. */
+export type ToolInput = string | { readonly name: string; readonly parameters?: JsonSchema | Record<string, unknown> };
+
+export interface ToolTable {
+  /** The offered tool a name as the model wrote it refers to, if any. */
+  resolve(raw: string): string | undefined;
+  /** The argument schema of an offered tool, if the request gave one. */
+  schemaOf(name: string): JsonSchema | undefined;
+}
+
+/** Tool names are matched case-insensitively, with `-` for `_`, and without a `functions.` or `tools.` prefix. */
+export function nameKey(name: string): string {
+  return name.toLowerCase().replace(/-/g, '_');
+}
+
+export function toolNameOf(tool: ToolInput): string {
+  return typeof tool === 'string' ? tool : tool.name;
+}
+
+export function createToolTable(tools: readonly ToolInput[]): ToolTable {
+  const byKey = new Map<string, string>();
+  const schemas = new Map<string, JsonSchema>();
+  for (const tool of tools) {
+    const name = toolNameOf(tool);
+    byKey.set(nameKey(name), name);
+    if (typeof tool !== 'string' && tool.parameters) schemas.set(name, tool.parameters as JsonSchema);
+  }
+  return {
+    resolve: (raw) => byKey.get(nameKey(raw.trim().replace(/^(functions?|tools?|default_api)[.:]/i, ''))),
+    schemaOf: (name) => schemas.get(name),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The parser over variants of every real output in the corpus, to check that it reads families
+ * rather than examples: a call keeps being read when a line of prose stands before it, and is
+ * never read when the whole output is quoted in a Markdown block quote (also inside a fence in
+ * the quote) — text a model copied from a page or from documentation.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
+import { streamThrough } from '../../support/stream-through';
+
+interface Case {
+  name: string;
+  output: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+  tools?: unknown[];
+  failures?: unknown[];
+}
+interface Family {
+  family: string;
+  tools: unknown[];
+  cases: Case[];
+}
+
+const DIR = path.resolve(__dirname, '../../fixtures/tool-calls');
+const cases = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => {
+    const family = JSON.parse(readFileSync(path.join(DIR, f), 'utf8')) as Family;
+    return family.cases.map((c) => ({ ...c, id: `${family.family}: ${c.name}`, tools: (c.tools ?? family.tools) as Parameters<typeof parseToolCalls>[1] }));
+  });
+
+/** Outputs whose start belongs to a template (a bare `</think>`: the template opened the reasoning), where prose cannot go first. */
+const startsInTemplate = (output: string) => /<\/think>/.test(output) && !/<think>/.test(output);
+const positives = cases.filter((c) => c.calls.length > 0);
+
+test('the corpus has positives to vary', () => {
+  expect(positives.length).toBeGreaterThan(50);
+});
+
+/**
+ * Forms that are calls only as the whole reply, or at its very start: a bare Python call with no
+ * brackets or markup (`read_page()`, which after prose is a sentence naming a function), and a JSON
+ * call with prose after it on its line (after a line of prose, the same JSON is data in a sentence).
+ */
+const WHOLE_REPLY_ONLY = new Set(['pythonic: bare call, no brackets', 'bare-json: OpenAI tool_calls object then prose']);
+
+describe('a line of prose before the call', () => {
+  test.each(positives.filter((c) => !startsInTemplate(c.output) && !WHOLE_REPLY_ONLY.has(c.id)).map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    expect(parseToolCalls(`Sure, I will do that now.\n\n${c.output}`, c.tools).calls).toEqual(c.calls);
+  });
+});
+
+describe('the whole output quoted in a block quote', () => {
+  const quoted = (text: string) => text.split('\n').map((line) => `> ${line}`).join('\n');
+  test.each(positives.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    expect(parseToolCalls(`The page says:\n\n${quoted(c.output)}\n\nI will not do that.`, c.tools).calls).toEqual([]);
+    expect(parseToolCalls(`The docs show:\n\n${quoted(`\`\`\`\n${c.output}\n\`\`\``)}\n\nThat is the format.`, c.tools).calls).toEqual([]);
+  });
+});
+
+describe('the stream filter shows a quoted output as the parser leaves it', () => {
+  const quoted = (text: string) => text.split('\n').map((line) => `> ${line}`).join('\n');
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+  test.each(positives.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const text = `The page says:\n\n${quoted(c.output)}\n\nI will not do that.`;
+    const expected = squash(parseToolCalls(text, c.tools).text);
+    for (const size of [1, 7, text.length]) expect({ size, shown: squash(streamThrough(text, c.tools, size)) }).toEqual({ size, shown: expected });
+  });
+});
