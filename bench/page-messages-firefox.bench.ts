@@ -5,16 +5,10 @@
  * (`verifyEveryRequest`); after: one session per document. Each mode has its own tab with the
  * same page, and both run in the same browser, alternating.
  */
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import * as esbuild from 'esbuild';
-import { startFixtureServer } from '../test/support/fixture-server';
-import { launchFirefox } from '../test/support/firefox';
 import { fmt, printTable, stats } from './lib';
+import { inFirefox } from './support/in-firefox';
 import type { ModeResult } from './support/page-messages-in-extension';
 
-const DIST_DIR = path.resolve(process.cwd(), process.env.FOXAGENT_DIST || 'dist');
 const ROUNDS = 60;
 const WARMUP = 5;
 
@@ -24,21 +18,9 @@ const HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
   <ul>${items}</ul>
 </body></html>`;
 
-function driverScript(): string {
-  const built = esbuild.buildSync({ entryPoints: [path.resolve(process.cwd(), 'bench/support/page-messages-in-extension.ts')], bundle: true, format: 'iife', write: false, target: 'firefox128' });
-  return built.outputFiles[0]!.text;
-}
-
 async function main() {
-  if (!existsSync(path.join(DIST_DIR, 'manifest.json'))) throw new Error('Build first: npm run build');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'foxagent-page-messages-'));
-  writeFileSync(path.join(dir, 'shop.html'), HTML);
-  const site = await startFixtureServer({ dir });
-  const firefox = await launchFirefox({ extensionDir: DIST_DIR });
-  try {
-    const ext = await firefox.openExtensionPage('options.html');
-    await ext.evaluate(driverScript());
-    const urls = { before: `${site.url}/shop.html?before`, after: `${site.url}/shop.html?after` };
+  await inFirefox({ html: HTML, driver: 'page-messages-in-extension.ts' }, async ({ firefox, ext, pageUrl }) => {
+    const urls = { before: `${pageUrl}?before`, after: `${pageUrl}?after` };
     for (const url of Object.values(urls)) await (await firefox.browser.newPage()).goto(url, { waitUntil: 'load' });
     const results = await ext.evaluate(
       async (u, rounds, warmup) => {
@@ -74,11 +56,7 @@ async function main() {
       }
     }
     printTable(`Page-layer messages and time per operation in real Firefox, ${ROUNDS} of each after ${WARMUP} untimed, same run`, rows);
-  } finally {
-    await firefox.close().catch(() => undefined);
-    await site.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error: unknown) => {

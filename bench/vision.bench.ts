@@ -4,16 +4,10 @@
  * and JPEG-encoded with OffscreenCanvas) against `captureVisibleTab` alone, alternating in the same
  * run; and the bytes each sends.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import * as esbuild from 'esbuild';
-import { startFixtureServer } from '../test/support/fixture-server';
-import { launchFirefox } from '../test/support/firefox';
 import { fmt, printTable, stats } from './lib';
+import { inFirefox } from './support/in-firefox';
 import type { VisionResult } from './support/vision-in-extension';
 
-const DIST_DIR = path.resolve(process.cwd(), process.env.FOXAGENT_DIST || 'dist');
 const ROUNDS = 30;
 const WARMUP = 3;
 
@@ -27,25 +21,12 @@ const HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
   ctx.font = 'bold 28px sans-serif'; ctx.fillStyle = '#111'; ctx.fillText('Add to cart', 60, 120); ctx.fillText('Checkout', 360, 120);
 </script></body></html>`;
 
-function driverScript(): string {
-  const built = esbuild.buildSync({ entryPoints: [path.resolve(process.cwd(), 'bench/support/vision-in-extension.ts')], bundle: true, format: 'iife', write: false, target: 'firefox128' });
-  return built.outputFiles[0]!.text;
-}
-
 async function main() {
-  if (!existsSync(path.join(DIST_DIR, 'manifest.json'))) throw new Error('Build first: npm run build');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'foxagent-vision-'));
-  writeFileSync(path.join(dir, 'shop.html'), HTML);
-  const site = await startFixtureServer({ dir });
-  const firefox = await launchFirefox({ extensionDir: DIST_DIR });
-  try {
-    const ext = await firefox.openExtensionPage('options.html');
-    await ext.evaluate(driverScript());
+  await inFirefox({ html: HTML, driver: 'vision-in-extension.ts' }, async ({ firefox, ext, pageUrl }) => {
     // The page is the active tab of the window, as captureVisibleTab needs.
     const page = await firefox.browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
-    const url = `${site.url}/shop.html`;
-    await page.goto(url, { waitUntil: 'load' });
+    await page.goto(pageUrl, { waitUntil: 'load' });
     const r = await ext.evaluate(
       async (u, rounds, warmup) => {
         const g = globalThis as unknown as {
@@ -56,7 +37,7 @@ async function main() {
         if (!tab) throw new Error(`no tab for ${u}`);
         return g.__foxagentVision(tab.id, rounds, warmup);
       },
-      url,
+      pageUrl,
       ROUNDS,
       WARMUP,
     );
@@ -69,11 +50,7 @@ async function main() {
       row('  of which: captureVisibleTab at the size sent (JPEG 85)', r.look.stages.capture),
       row('  of which: decode, draw marks, encode (OffscreenCanvas)', r.look.stages.encode),
     ]);
-  } finally {
-    await firefox.close().catch(() => undefined);
-    await site.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error: unknown) => {
