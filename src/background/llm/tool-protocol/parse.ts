@@ -14,7 +14,7 @@
  */
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
-import { fenced, findFences } from './formats/fenced';
+import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { deepseek, gemma, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
@@ -28,13 +28,19 @@ export type { ToolInput } from './tools';
 
 const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
 
-/** Reasoning: `<think>…</think>`, an unclosed `<think>` to the end, or a bare `</think>` (the template opened it). */
-function reasoningSpans(text: string): [number, number][] {
+/**
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`), an unclosed `<think>` to the end, or a
+ * bare `</think>` (the template opened it) that is not inside inline code.
+ */
+function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<((?:seed:)?think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
-    const lone = /<\/(think|thinking)>/i.exec(text);
-    if (lone) spans.push([0, lone.index + lone[0].length]);
+    for (const lone of matchesOf(/<\/(think|thinking)>/gi, text)) {
+      if (inCode(lone.index)) continue;
+      spans.push([0, lone.index + lone[0].length]);
+      break;
+    }
   }
   return spans;
 }
@@ -77,6 +83,18 @@ function endsLine(text: string, at: number, reasoning: Regions): boolean {
   return i >= text.length || text[i] === '\n' || reasoning.startsAt(i);
 }
 
+/** Whether nothing but whitespace and end-of-turn tokens follows `at`. */
+function endsReply(text: string, at: number): boolean {
+  let i = at;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    END_TOKEN.lastIndex = i;
+    if (!END_TOKEN.test(text)) break;
+    i = END_TOKEN.lastIndex;
+  }
+  return i >= text.length;
+}
+
 function onlyBlanks(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!isBlank(text[i])) return false;
   return true;
@@ -106,6 +124,11 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
     while (j + 1 < spans.length && onlyBlanks(text, spans[j]!.end, spans[j + 1]!.start)) j++;
     // A block quote is text the model quotes (from a page, from docs): never a call, wherever on its line.
     if (quoted.contains(spans[i]!.start)) {
+      i = j + 1;
+      continue;
+    }
+    // After prose that presents an example (`e.g.:`, `for example`), markup is the example unless the reply ends with it.
+    if (EXAMPLE_LEAD.test(text.slice(Math.max(0, spans[i]!.start - 200), spans[i]!.start)) && !endsReply(text, spans[j]!.end)) {
       i = j + 1;
       continue;
     }
@@ -195,10 +218,10 @@ function failureOf(problem: Problem, raw: string): CallFailure {
  * their arguments, which then shapes the values read from markup.
  */
 export function parseToolCalls(text: string, tools: readonly ToolInput[]): ParseResult {
-  const reasoningList = reasoningSpans(text);
-  const reasoning = new Regions(reasoningList);
   const fences = findFences(text);
   const code = new Regions(codeSpans(text, fences));
+  const reasoningList = reasoningSpans(text, (i) => code.contains(i));
+  const reasoning = new Regions(reasoningList);
   let claimed: Span[] = [];
   const table = createToolTable(tools);
   for (const detect of DETECTORS) {

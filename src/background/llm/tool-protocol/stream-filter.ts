@@ -230,8 +230,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
-          if (closer.kind === 'balanced' && shownContent && pending === '' && EXAMPLE_LEAD.test(recent.slice(-200)) && holdsCalls(stretch)) {
-            // After prose that presents an example, JSON is a call only if the message ends with it: wait and see.
+          const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing';
+          if (exampleCandidate && shownContent && pending === '' && EXAMPLE_LEAD.test(recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
+            // After prose that presents an example, markup is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });
             continue;
           }

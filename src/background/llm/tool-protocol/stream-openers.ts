@@ -12,7 +12,8 @@ import type { BracketScan } from './stream-scans';
  */
 export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } & (
   /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
+  /** `bodyAt`: where a wrapper's body starts; a body opening with punctuation (`<tool_call>>>`) is prose about the tag. */
+  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean; bodyAt?: number; bodyChecked?: boolean }
   /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
   | { kind: 'end'; verify?: boolean }
   /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
@@ -55,13 +56,14 @@ export interface Opener {
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
 export const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
-export const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
+export const wrapper = (close: RegExp, bodyAt?: number): CloserSpec => ({ ...tag(close), verify: true, ...(bodyAt === undefined ? {} : { bodyAt }) }) as CloserSpec;
 
 /** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
 export const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
 
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
+  { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
@@ -73,7 +75,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(/\|>|｜>|\]/) })),
-  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
+  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: (m) => wrapper(/<\/tool_call>/i, m[0].length) },
+  { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: () => tag(/<\/seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: () => wrapper(/<\/function_calls>/i) },
@@ -90,7 +93,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
   { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
   { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
-  { literal: '<|python_start|>', glued: true, token: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
+  { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
   { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
   { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
@@ -99,7 +102,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning)>|^<\|channel>|^<\|channel\|>analysis/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|channel>|^<\|channel\|>analysis/i;
 export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

@@ -60,6 +60,15 @@ function contentEnd(text: string): number {
   return end;
 }
 
+/** In a reply that opens a value it never closes, the last `{"name": …}` object, if it ends the reply and is a call. */
+function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span | undefined {
+  let last = -1;
+  for (const m of ctx.text.slice(start + 1, tailEnd).matchAll(/\{\s*"name"\s*:/g)) last = start + 1 + m.index;
+  if (last === -1 || matchBracket(ctx.text, last) !== tailEnd) return undefined;
+  const calls = callsFromJson(parseLooseJson(ctx.text.slice(last, tailEnd)), ctx.resolve);
+  return calls ? { start, end: tailEnd, calls } : undefined;
+}
+
 export const bare: Detector = (ctx) => {
   const text = ctx.text;
   const first = text.search(/\S/);
@@ -80,6 +89,14 @@ export const bare: Detector = (ctx) => {
     const json = jsonRun(ctx, start, close);
     const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
     const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
+    if (!candidate && close === -1) {
+      // A call begun, abandoned and written again whole (Llama 3.2): the last call that ends the reply, for the whole stretch.
+      const again = restartedCall(ctx, start, tailEnd);
+      if (again) {
+        spans.push(again);
+        continue;
+      }
+    }
     if (!candidate) {
       // The whole reply is call-shaped JSON or a Python call list that names no offered tool, or cannot be read.
       const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : undefined;

@@ -6,7 +6,7 @@
  * nothing when the body is not call markup at all (prose about a tag).
  */
 import { attemptsFromJson, matchesOf, named, type Attempt, type ScanContext } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 
 /** The name a broken JSON call gives, if one can be read. */
@@ -19,14 +19,14 @@ function nameIn(body: string): string | undefined {
  * another (one per line, or after `,` / `;`). `atEnd` when nothing follows it in the reply (so an
  * open value was cut off).
  */
-function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
+function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | undefined {
   const found: Attempt[] = [];
   let start = body.search(/\S/);
   for (;;) {
     const close = matchBracket(body, start);
     const json = close === -1 ? body.slice(start) : body.slice(start, close);
     if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [...found, { problem: 'cut_off', name: nameIn(json) }];
-    const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve);
+    const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve);
     if (!attempts) break;
     found.push(...attempts);
     if (close === -1) return found;
@@ -39,7 +39,18 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   if (arrow) return [arrow];
   const python = pythonCalls(ctx, body);
   if (python) return python;
+  // `{"arguments": <args-dict>, "name": <function-name>}`: a template of the format, not a call.
+  if (PLACEHOLDER.test(body.slice(start, start + 2000))) return undefined;
   return [{ problem: 'unparsable', name: nameIn(body.slice(start, start + 2000)) }];
+}
+
+/** A value written as a `<placeholder>`, as prompts describe the call format. */
+const PLACEHOLDER = /[:[,]\s*<[a-z][\w-]{0,40}>\s*[,}\]]/i;
+
+/** `{{…}}`: a call wrapped in one brace pair too many (Qwen2.5 writing its template's braces); the inner value. */
+function undoubled(json: string): Json | undefined {
+  const trimmed = json.trim();
+  return trimmed.startsWith('{{') && trimmed.endsWith('}}') ? parseLooseJson(trimmed.slice(1, -1)) : undefined;
 }
 
 /** `[f(a=1), g()]` or `f(a=1)`: every part a call, or undefined. */
@@ -104,11 +115,12 @@ function arrowCall(ctx: ScanContext, body: string): Attempt | undefined {
 
 /** GLM-4.5: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs. */
 function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
-  const head = /^\s*([\w.-]+)\s*(?=<arg_key>|$)/.exec(body);
+  // The newlines may arrive written out (`name\\n<arg_key>`), as GLM-4.6 sometimes writes them.
+  const head = /^\s*([\w.-]+)(?:\s|\\n)*(?=<arg_key>|$)/.exec(body);
   if (!head) return undefined;
   const args: Record<string, unknown> = {};
   let cut = false;
-  for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
+  for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>(?:\s|\\n)*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
     if (!m[3]) cut = atEnd;
     args[m[1]!.trim()] = new XmlNode(m[2]!);
   }

@@ -96,7 +96,7 @@ export function findFences(text: string): Fence[] {
 export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
 /** Prose that presents what follows as an example, not as the model's own call. */
-export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))\b/i;
+export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
 
 function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
   const trimmed = body.trim();

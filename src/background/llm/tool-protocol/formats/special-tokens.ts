@@ -179,7 +179,8 @@ export const pythonTag: Detector = (ctx) => {
   if (!m || ctx.isProtected(m.index)) return [];
   const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
   const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
-  const raw = ctx.text.slice(m.index + m[0].length, end).trim();
+  // Llama 3.2 may write the tag again before each call of several: it separates them, as `;` does.
+  const raw = ctx.text.slice(m.index + m[0].length, end).replace(/<\|python_tag\|>/g, ';').trim();
   // A Llama 3.2 pythonic list: `[f(a=1), g()]`.
   const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   const attempts: Attempt[] = [];

@@ -65,6 +65,8 @@ interface Wrapper {
   /** The closing marker; none for wrappers that run to the end of their JSON or the reply. */
   close?: RegExp;
   glue: 'tail' | 'token';
+  /** A special-token pair: closed, it is a call wherever it stands (outside code, quotes and examples). */
+  pairAnywhere?: boolean;
 }
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
@@ -81,7 +83,7 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
   { open: /<\|tool_call\|>/g, glue: 'token' },
   { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
-  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token' },
+  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token', pairAnywhere: true },
   { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token' },
 ];
 
@@ -110,7 +112,7 @@ export const wrapped: Detector = (ctx) => {
       if (!attempts) continue;
       // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
       const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
-      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, w.glue));
+      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, closed && w.pairAnywhere ? 'anywhere' : w.glue));
     }
   }
   return spans;
