@@ -41,6 +41,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
+  /** Functionary v3.2: the recipient's name on its line, then the arguments. */
+  const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
   const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   let held = '';
@@ -98,6 +100,13 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
+    if (!shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
+    if (!shownContent && !hidAnything && 'all\n'.startsWith(text)) return true;
+    const action = /^action:[ \t]*\n/.exec(lower);
+    if (action) {
+      const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
+      if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
+    } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
     return false;
   };
@@ -130,6 +139,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
+    if (!shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
+    // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
+    const action = /^Action:[ \t]*\n/.exec(held);
+    const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
+    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail' };
     // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
     if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     const fence = fenceOpening(held);
@@ -353,6 +367,12 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         run = 0;
         held = held.slice(closeThink[0].length);
         out = '';
+        continue;
+      }
+      // Functionary v3.2 names the recipient first: `all` is the user, not text for them.
+      if (!shownContent && !hidAnything && held.startsWith('all\n')) {
+        hidAnything = true;
+        held = held.slice(4);
         continue;
       }
       const blocked = cannotOpen(held);

@@ -113,6 +113,10 @@ export const bare: Detector = (ctx) => {
   // A message that is one Python call and nothing else: `read_page()`.
   if (!spans.length) {
     const whole = text.trim();
+    // Functionary v3.2: the recipient's name on its line, then the arguments, and nothing else.
+    const recipient = /^([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*(?=\{)/.exec(whole);
+    const args = recipient && ctx.resolve(recipient[1]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
+    if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
     const call = /^[A-Za-z_][\w.-]*\s*\([\s\S]*\)$/.test(whole) ? pythonCallOf(whole, ctx.resolve) : undefined;
     if (call) spans.push({ start: first, end: text.length, calls: [call] });
   }

@@ -26,7 +26,8 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
     const close = matchBracket(body, start);
     const json = close === -1 ? body.slice(start) : body.slice(start, close);
     if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [...found, { problem: 'cut_off', name: nameIn(json) }];
-    const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve);
+    const value = parseLooseJson(json);
+    const attempts = attemptsFromJson(value, ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve) ?? keyedByName(value, ctx);
     if (!attempts) break;
     found.push(...attempts);
     if (close === -1) return found;
@@ -46,6 +47,19 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
 
 /** A value written as a `<placeholder>`, as prompts describe the call format. */
 const PLACEHOLDER = /[:[,]\s*<[a-z][\w-]{0,40}>\s*[,}\]]/i;
+
+/** `[{"tool_name": {…arguments…}}]` (Apertus): each object's one key an offered tool, its value the arguments. */
+function keyedByName(value: Json | undefined, ctx: ScanContext): Attempt[] | undefined {
+  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  const attempts: Attempt[] = [];
+  for (const item of items) {
+    const entries = item && typeof item === 'object' && !Array.isArray(item) ? Object.entries(item) : [];
+    const [key, args] = entries[0] ?? [];
+    if (entries.length !== 1 || !key || !ctx.resolve(key) || !args || typeof args !== 'object' || Array.isArray(args)) return undefined;
+    attempts.push(named(ctx.resolve, key, args));
+  }
+  return attempts.length ? attempts : undefined;
+}
 
 /** `{{…}}`: a call wrapped in one brace pair too many (Qwen2.5 writing its template's braces); the inner value. */
 function undoubled(json: string): Json | undefined {

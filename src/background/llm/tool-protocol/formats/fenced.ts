@@ -140,7 +140,9 @@ export const fenced: Detector = (ctx) => {
       continue;
     }
     const calls = callsInBody(fence.body, ctx.resolve);
-    if (calls?.length) spans.push({ start, end, calls });
+    // Command R+ writes `Action:` on the line before its call's fence: part of the markup.
+    const action = /(?:^|\n)Action:[ \t]*\n$/.exec(lead);
+    if (calls?.length) spans.push({ start: action ? start - action[0].length + (action[0][0] === '\n' ? 1 : 0) : start, end, calls });
     else {
       const unknown = unknownInCallFence(fence.lang, fence.body, ctx.resolve);
       if (unknown) spans.push({ start, end, calls: [], problems: [unknown] });

@@ -1,7 +1,7 @@
 /**
  * Tag-based formats: call wrappers (Hermes/Qwen `<tool_call>`, `<tools>`, `<tool-use>`,
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
- * Kimi K2 sections), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
+ * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
 import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
@@ -85,6 +85,10 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
   { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token', pairAnywhere: true },
   { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token' },
+  // Kimi K2's call without its section tokens: the body starts at the call's own token.
+  { open: /(?=<\|tool_call_begin\|>)/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
+  { open: /<\|START_ACTION\|>/g, close: /<\|END_ACTION\|>/g, glue: 'token' },
+  { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
 ];
 
 /**
