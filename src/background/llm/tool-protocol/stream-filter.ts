@@ -15,7 +15,7 @@ import { EXAMPLE_LEAD } from './formats/fenced';
 import { parseToolCalls } from './parse';
 import { nameKey, toolNameOf, type ToolInput } from './tools';
 
-import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, wrapper, type Closer, type CloserSpec } from './stream-openers';
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, tag, wrapper, type Closer, type CloserSpec } from './stream-openers';
 import { feedCloser, finalCloserEnd } from './stream-closers';
 import { fenceOpening } from './stream-scans';
 
@@ -50,6 +50,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Held text that may still open markup is looked at again from this length on. */
   let recheckAt = 0;
   let hidAnything = false;
+  /** A recipient (`to=functions.name`) was just hidden: the channel that follows carries its call. */
+  let afterRecipient = false;
   let retracted = false;
   let retractionTaken = false;
   /** The last few hundred characters shown: the context a finished stretch is parsed in. */
@@ -79,7 +81,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = atLineStart();
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
+    if (!hidAnything && ['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower))) return true;
     if (!lineStart || lineQuoted) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
@@ -102,6 +104,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
     if (!shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
     if (!shownContent && !hidAnything && 'all\n'.startsWith(text)) return true;
+    // GPT-OSS's recipient before its channel (`to=functions.name<|channel|>…`).
+    const recipient = /^to=functions\.[\w.:-]*\s*/.exec(lower);
+    if (recipient && '<|channel|>'.startsWith(lower.slice(recipient[0].length))) return true;
     const action = /^action:[ \t]*\n/.exec(lower);
     if (action) {
       const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
@@ -126,6 +131,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** A complete opener at the start of `held`, with how it closes. */
   const opener = (): CloserSpec | undefined => {
     const lineStart = atLineStart();
+    // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
+    if (held.startsWith('<|channel|>analysis') && (afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(recent))) return lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
     for (const o of FIXED_OPENERS) {
       if (!o.anywhere && (lineQuoted || (!lineStart && !o.glued))) continue;
       const m = held.match(o.match);
@@ -254,6 +261,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           if (closer.drop) {
             closer = undefined;
             hide();
+            afterRecipient = /to=functions\.[\w.:-]+\s*$/.test(stretch);
             continue;
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
@@ -351,7 +359,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // A bare </think> with nothing hidden before: the template opened the reasoning, and all
       // that was shown is reasoning. Clear it.
-      const closeThink = held.match(/^<\/(think|thinking)>/i);
+      const closeThink = held.match(/^<\/(think|thinking)>|^\[BEGIN FINAL RESPONSE\]/i);
       if (closeThink && !hidAnything && !retracted) {
         retracted = true;
         hidAnything = true;
@@ -377,6 +385,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       const blocked = cannotOpen(held);
       const found = blocked ? undefined : opener();
+      if (found || (!blocked && held[0] !== '<')) afterRecipient = false;
       if (found) {
         closer = open(found);
         recheckAt = 0;

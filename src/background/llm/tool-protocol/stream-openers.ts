@@ -73,7 +73,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
   { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
-  { literal: '<|channel|>analysis', anywhere: true, match: /^<\|channel\|>analysis/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
+  { literal: '<|channel|>analysis<|message|>', anywhere: true, match: /^<\|channel\|>analysis<\|message\|>/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
+  // A recipient in the analysis channel's header makes it a call, as in the commentary channel.
+  { literal: '<|channel|>analysis to=', glued: true, token: true, match: /^<\|channel\|>analysis\s+to=/, closer: () => tag(/<\|call\|>/) },
   { literal: '<|channel|>final<|message|>', anywhere: true, drop: true, match: /^<\|channel\|>final<\|message\|>/, closer: () => tag(/<\|message\|>/) },
   { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary/, closer: () => tag(/<\|call\|>/) },
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
@@ -100,6 +102,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
   { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
   { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: () => wrapper(/<\|END_ACTION\|>/) },
+  { literal: '<|function_call|>', glued: true, token: true, match: /^<\|function_call\|>/, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<|message_sep|>\n\nfunction call<|role_sep|>', glued: true, token: true, match: /^<\|message_sep\|>\s*function call<\|role_sep\|>/, closer: () => ({ kind: 'balanced' }) },
+  // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
+  { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: () => wrapper(/<\|tools_suffix\|>/) },
   { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
@@ -110,7 +116,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

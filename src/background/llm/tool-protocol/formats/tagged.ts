@@ -88,6 +88,9 @@ const WRAPPERS: readonly Wrapper[] = [
   // Kimi K2's call without its section tokens: the body starts at the call's own token.
   { open: /(?=<\|tool_call_begin\|>)/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
   { open: /<\|START_ACTION\|>/g, close: /<\|END_ACTION\|>/g, glue: 'token' },
+  // GigaChat 3.1, and GigaChat 3's function-call role header: JSON follows and ends the call.
+  { open: /<\|function_call\|>/g, glue: 'token' },
+  { open: /<\|message_sep\|>\s*function call<\|role_sep\|>/g, glue: 'token' },
   { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
 ];
 
