@@ -63,6 +63,8 @@ export const END_TOKENS = [
   '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]',
   // Command R's turn and response markers, Nemotron's end of turn.
   '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
+  // Granite's end of text.
+  '<|end_of_text|>',
 ];
 
 export const FIXED_OPENERS: Opener[] = [
@@ -117,7 +119,7 @@ export const FIXED_OPENERS: Opener[] = [
 ];
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
+export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -50,7 +50,7 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
 function contentEnd(text: string): number {
   let end = text.length;
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  for (const token of ['<|eot_id|>', '<|eom_id|>']) {
+  for (const token of ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>']) {
     if (text.startsWith(token, end - token.length)) {
       end -= token.length;
       while (end > 0 && /\s/.test(text[end - 1]!)) end--;

@@ -94,6 +94,15 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
 ];
 
+/** Whether a body stops inside a value: its JSON (or the JSON after Kimi's argument token) left open, or a GLM value unclosed. */
+function unfinished(body: string): boolean {
+  const kimi = body.lastIndexOf('<|tool_call_argument_begin|>');
+  const json = kimi === -1 ? body : body.slice(kimi + '<|tool_call_argument_begin|>'.length);
+  const first = json.search(/\S/);
+  if (first !== -1 && (json[first] === '{' || json[first] === '[') && matchBracket(json, first) === -1) return true;
+  return body.lastIndexOf('<arg_value>') > body.lastIndexOf('</arg_value>');
+}
+
 /**
  * A wrapper's body ends at its closing marker, or where the next wrapper opens, or at the end of
  * the reply. Open and close markers are found once each; every stretch is read once.
@@ -108,8 +117,10 @@ export const wrapped: Detector = (ctx) => {
     for (const [n, m] of opens.entries()) {
       const from = m.index + m[0].length;
       while (c < closes.length && closes[c]!.index < from) c++;
-      const close = closes[c];
       const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
+      // A closing marker inside a value (a JSON string, a GLM value) does not end the call: take the next (a few at most).
+      for (let tries = 0; tries < 4 && c + 1 < closes.length && closes[c + 1]!.index < nextOpen && closes[c] && unfinished(ctx.text.slice(from, closes[c]!.index)); tries++) c++;
+      const close = closes[c];
       const closed = close !== undefined && close.index < nextOpen;
       const limit = closed ? close.index : nextOpen;
       const atEnd = !closed && limit === ctx.text.length;
