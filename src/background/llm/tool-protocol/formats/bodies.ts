@@ -5,7 +5,7 @@
  * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
  * nothing when the body is not call markup at all (prose about a tag).
  */
-import { attemptsFromJson, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { attemptsFromJson, isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 
@@ -187,7 +187,7 @@ export interface BodyReaders {
  * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
  * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
  */
-export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders): Attempt[] | undefined {
+export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders, closed = false): Attempt[] | undefined {
   const first = body.search(/\S/);
   // A wrapper the reply ends in, empty or with a name only begun: cut off.
   if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
@@ -212,5 +212,18 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   if (python) return python;
   // A lone name: a call without arguments (GLM), only if it names an offered tool.
   if (glm && 'arguments' in glm) return [glm];
-  return undefined;
+  return closed ? triedCall(ctx, body) : undefined;
+}
+
+/**
+ * A closed wrapper whose body is no known form but clearly tries a call: a call's JSON after a few words
+ * (`Sure: {"name": …}`), or `name: tool, arguments: …` written without JSON, which is unreadable.
+ */
+function triedCall(ctx: ScanContext, body: string): Attempt[] | undefined {
+  const at = body.search(/\{\s*"name"\s*:/);
+  if (at > 0 && at < 200) {
+    const json = jsonBody(ctx, body.slice(at), false);
+    if (json?.some(isCall)) return json;
+  }
+  return /(^|[\s{,])"?name"?\s*[:=]/.test(body) ? [{ problem: 'unparsable', name: /\bname"?\s*[:=]\s*"?([\w.-]{1,100})/.exec(body)?.[1] }] : undefined;
 }

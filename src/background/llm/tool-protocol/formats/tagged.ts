@@ -125,7 +125,7 @@ export const wrapped: Detector = (ctx) => {
       const limit = closed ? close.index : nextOpen;
       const atEnd = !closed && limit === ctx.text.length;
       const body = ctx.text.slice(from, limit);
-      const attempts = readBody(ctx, body, atEnd, readers(ctx));
+      const attempts = readBody(ctx, body, atEnd, readers(ctx), closed);
       // "<tool_call>" followed by prose is talk about the tag.
       if (!attempts) continue;
       // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
