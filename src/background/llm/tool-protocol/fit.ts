@@ -43,7 +43,14 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    // JSON written escaped, as inside a string (`[{\"id\": \"1\"}]`, seen from GLM-4.6): read the string, then its JSON.
+    if (!/^[[{]\s*[[{]?\s*\\"/.test(text)) return undefined;
+    try {
+      const unescaped: unknown = JSON.parse(`"${text}"`);
+      return typeof unescaped === 'string' ? (JSON.parse(unescaped) as unknown) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 

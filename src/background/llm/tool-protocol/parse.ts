@@ -14,7 +14,7 @@
  */
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
-import { fenced, findFences } from './formats/fenced';
+import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { deepseek, gemma, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
@@ -28,13 +28,21 @@ export type { ToolInput } from './tools';
 
 const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
 
-/** Reasoning: `<think>…</think>`, an unclosed `<think>` to the end, or a bare `</think>` (the template opened it). */
-function reasoningSpans(text: string): [number, number][] {
+/**
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; Command R: `<|START_THINKING|>`), an unclosed `<think>` to the end, or a
+ * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
+ * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
+ */
+function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<(think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<((?:seed:)?think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
-    const lone = /<\/(think|thinking)>/i.exec(text);
-    if (lone) spans.push([0, lone.index + lone[0].length]);
+    // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
+    for (const lone of matchesOf(/<\/(think|thinking)>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
+      if (inCode(lone.index)) continue;
+      spans.push([0, lone.index + lone[0].length]);
+      break;
+    }
   }
   return spans;
 }
@@ -53,7 +61,7 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return)\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
+const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE)\|>|<SPECIAL_12>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
 
 /**
  * Whether a call's markup stands on its own: before it on its line only blanks, the end of
@@ -75,6 +83,18 @@ function endsLine(text: string, at: number, reasoning: Regions): boolean {
     i = END_TOKEN.lastIndex;
   }
   return i >= text.length || text[i] === '\n' || reasoning.startsAt(i);
+}
+
+/** Whether nothing but whitespace and end-of-turn tokens follows `at`. */
+function endsReply(text: string, at: number): boolean {
+  let i = at;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    END_TOKEN.lastIndex = i;
+    if (!END_TOKEN.test(text)) break;
+    i = END_TOKEN.lastIndex;
+  }
+  return i >= text.length;
 }
 
 function onlyBlanks(text: string, from: number, to: number): boolean {
@@ -109,6 +129,11 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
       i = j + 1;
       continue;
     }
+    // After prose that presents an example (`e.g.:`, `for example`), markup is the example unless the reply ends with it.
+    if (EXAMPLE_LEAD.test(text.slice(Math.max(0, spans[i]!.start - 200), spans[i]!.start)) && !endsReply(text, spans[j]!.end)) {
+      i = j + 1;
+      continue;
+    }
     const starts = startsLine(text, spans[i]!.start, reasoning);
     const ends = endsLine(text, spans[j]!.end, reasoning);
     const glueEnd = spans[j]!.glue;
@@ -121,7 +146,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call)\|>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
@@ -195,10 +220,10 @@ function failureOf(problem: Problem, raw: string): CallFailure {
  * their arguments, which then shapes the values read from markup.
  */
 export function parseToolCalls(text: string, tools: readonly ToolInput[]): ParseResult {
-  const reasoningList = reasoningSpans(text);
-  const reasoning = new Regions(reasoningList);
   const fences = findFences(text);
   const code = new Regions(codeSpans(text, fences));
+  const reasoningList = reasoningSpans(text, (i) => code.contains(i));
+  const reasoning = new Regions(reasoningList);
   let claimed: Span[] = [];
   const table = createToolTable(tools);
   for (const detect of DETECTORS) {

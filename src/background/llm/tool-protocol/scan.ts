@@ -89,8 +89,15 @@ const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
  * tool_input}, {action, action_input}, and {tool: name, …} whose other keys are the arguments.
  * Undefined when the object is not call-shaped; a problem when it names no offered tool.
  */
+/** Keys of an object that wraps one call. */
+const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call'];
+
 export function attemptFromObject(value: Json, resolve: NameResolver): Attempt | undefined {
   if (!isRecord(value)) return undefined;
+  // An envelope holding the call as its one value: `{"tool": {"name": …}}` (Granite), `{"tool_call": {…}}` (Qwen3).
+  const keys = Object.keys(value);
+  const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
+  if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
   const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action;
   if (typeof rawName !== 'string') return undefined;

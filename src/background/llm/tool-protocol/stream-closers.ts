@@ -21,6 +21,14 @@ export function feedCloser(c: Closer, text: string): number {
   };
   switch (c.kind) {
     case 'tag': {
+      if (c.bodyAt !== undefined && !c.bodyChecked) {
+        let j = Math.max(0, c.bodyAt - offset);
+        while (j < text.length && /\s/.test(text[j]!)) j++;
+        if (j < text.length) {
+          if (!/[\w{[<"]/.test(text[j]!)) return decide(NOT_MARKUP);
+          c.bodyChecked = true;
+        }
+      }
       // The closing tag comes after the opening one's first character.
       const found = search(c.close, c.tail, 1);
       c.tail = found.tail;

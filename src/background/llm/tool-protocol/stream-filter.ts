@@ -15,7 +15,7 @@ import { EXAMPLE_LEAD } from './formats/fenced';
 import { parseToolCalls } from './parse';
 import { nameKey, toolNameOf, type ToolInput } from './tools';
 
-import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, wrapper, type Closer, type CloserSpec } from './stream-openers';
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, tag, wrapper, type Closer, type CloserSpec } from './stream-openers';
 import { feedCloser, finalCloserEnd } from './stream-closers';
 import { fenceOpening } from './stream-scans';
 
@@ -41,6 +41,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
+  /** Functionary v3.2: the recipient's name on its line, then the arguments. */
+  const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
   const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   let held = '';
@@ -48,6 +50,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Held text that may still open markup is looked at again from this length on. */
   let recheckAt = 0;
   let hidAnything = false;
+  /** A recipient (`to=functions.name`) was just hidden: the channel that follows carries its call. */
+  let afterRecipient = false;
   let retracted = false;
   let retractionTaken = false;
   /** The last few hundred characters shown: the context a finished stretch is parsed in. */
@@ -77,7 +81,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = atLineStart();
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!hidAnything && ['</think>', '</thinking>'].some((t) => t.startsWith(lower))) return true;
+    if (!hidAnything && ['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower))) return true;
     if (!lineStart || lineQuoted) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
@@ -98,6 +102,16 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
+    if (!shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
+    if (!shownContent && !hidAnything && 'all\n'.startsWith(text)) return true;
+    // GPT-OSS's recipient before its channel (`to=functions.name<|channel|>…`).
+    const recipient = /^to=functions\.[\w.:-]*\s*/.exec(lower);
+    if (recipient && '<|channel|>'.startsWith(lower.slice(recipient[0].length))) return true;
+    const action = /^action:[ \t]*\n/.exec(lower);
+    if (action) {
+      const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
+      if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
+    } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
     return false;
   };
@@ -117,6 +131,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** A complete opener at the start of `held`, with how it closes. */
   const opener = (): CloserSpec | undefined => {
     const lineStart = atLineStart();
+    // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
+    if (held.startsWith('<|channel|>analysis') && (afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(recent))) return lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
     for (const o of FIXED_OPENERS) {
       if (!o.anywhere && (lineQuoted || (!lineStart && !o.glued))) continue;
       const m = held.match(o.match);
@@ -130,6 +146,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
+    if (!shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
+    // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
+    const action = /^Action:[ \t]*\n/.exec(held);
+    const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
+    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail' };
     // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
     if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     const fence = fenceOpening(held);
@@ -230,8 +251,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
-          if (closer.kind === 'balanced' && shownContent && pending === '' && EXAMPLE_LEAD.test(recent.slice(-200)) && holdsCalls(stretch)) {
-            // After prose that presents an example, JSON is a call only if the message ends with it: wait and see.
+          const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing';
+          if (exampleCandidate && shownContent && pending === '' && EXAMPLE_LEAD.test(recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
+            // After prose that presents an example, markup is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });
             continue;
           }
@@ -239,6 +261,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           if (closer.drop) {
             closer = undefined;
             hide();
+            afterRecipient = /to=functions\.[\w.:-]+\s*$/.test(stretch);
             continue;
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
@@ -336,7 +359,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // A bare </think> with nothing hidden before: the template opened the reasoning, and all
       // that was shown is reasoning. Clear it.
-      const closeThink = held.match(/^<\/(think|thinking)>/i);
+      const closeThink = held.match(/^<\/(think|thinking)>|^\[BEGIN FINAL RESPONSE\]/i);
       if (closeThink && !hidAnything && !retracted) {
         retracted = true;
         hidAnything = true;
@@ -354,8 +377,15 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         out = '';
         continue;
       }
+      // Functionary v3.2 names the recipient first: `all` is the user, not text for them.
+      if (!shownContent && !hidAnything && held.startsWith('all\n')) {
+        hidAnything = true;
+        held = held.slice(4);
+        continue;
+      }
       const blocked = cannotOpen(held);
       const found = blocked ? undefined : opener();
+      if (found || (!blocked && held[0] !== '<')) afterRecipient = false;
       if (found) {
         closer = open(found);
         recheckAt = 0;

@@ -12,7 +12,8 @@ import type { BracketScan } from './stream-scans';
  */
 export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } & (
   /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean }
+  /** `bodyAt`: where a wrapper's body starts; a body opening with punctuation (`<tool_call>>>`) is prose about the tag. */
+  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean; bodyAt?: number; bodyChecked?: boolean }
   /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
   | { kind: 'end'; verify?: boolean }
   /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
@@ -55,25 +56,36 @@ export interface Opener {
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
 export const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
-export const wrapper = (close: RegExp): CloserSpec => ({ ...tag(close), verify: true }) as CloserSpec;
+export const wrapper = (close: RegExp, bodyAt?: number): CloserSpec => ({ ...tag(close), verify: true, ...(bodyAt === undefined ? {} : { bodyAt }) }) as CloserSpec;
 
 /** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
-export const END_TOKENS = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]'];
+export const END_TOKENS = [
+  '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]',
+  // Command R's turn and response markers, Nemotron's end of turn.
+  '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
+  // Granite's end of text.
+  '<|end_of_text|>',
+];
 
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
+  { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
+  { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
-  { literal: '<|channel|>analysis', anywhere: true, match: /^<\|channel\|>analysis/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
+  { literal: '<|channel|>analysis<|message|>', anywhere: true, match: /^<\|channel\|>analysis<\|message\|>/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
+  // A recipient in the analysis channel's header makes it a call, as in the commentary channel.
+  { literal: '<|channel|>analysis to=', glued: true, token: true, match: /^<\|channel\|>analysis\s+to=/, closer: () => tag(/<\|call\|>/) },
   { literal: '<|channel|>final<|message|>', anywhere: true, drop: true, match: /^<\|channel\|>final<\|message\|>/, closer: () => tag(/<\|message\|>/) },
   { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary/, closer: () => tag(/<\|call\|>/) },
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
-  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(/\|>|｜>|\]/) })),
-  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: () => tag(/<\/tool_call>/i) },
+  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(-1)))) })),
+  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: (m) => wrapper(/<\/tool_call>/i, m[0].length) },
+  { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: () => tag(/<\/seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: () => wrapper(/<\/function_calls>/i) },
@@ -90,7 +102,14 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
   { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
   { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
-  { literal: '<|python_start|>', glued: true, token: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
+  { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
+  { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: () => wrapper(/<\|END_ACTION\|>/) },
+  { literal: '<|function_call|>', glued: true, token: true, match: /^<\|function_call\|>/, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<|message_sep|>\n\nfunction call<|role_sep|>', glued: true, token: true, match: /^<\|message_sep\|>\s*function call<\|role_sep\|>/, closer: () => ({ kind: 'balanced' }) },
+  // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
+  { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
+  { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: () => wrapper(/<\|tools_suffix\|>/) },
+  { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
   { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
   { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
@@ -99,8 +118,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning)>|^<\|channel>|^<\|channel\|>analysis/i;
-export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
+export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -134,7 +134,10 @@ export function leafText(raw: string, trim = false): string {
   let to = raw.length;
   if (trim) {
     while (from < to && isSpace(raw[from])) from++;
-    while (to > from && isSpace(raw[to - 1])) to--;
+    // At the end, the blanks and one line break are layout; a multi-line value keeps a line break of its own (code ending in a blank line).
+    while (to > from && (raw[to - 1] === ' ' || raw[to - 1] === '\t' || raw[to - 1] === '\r')) to--;
+    if (raw[to - 1] === '\n') to--;
+    if (!raw.slice(from, to).trimEnd().includes('\n')) while (to > from && isSpace(raw[to - 1])) to--;
   } else {
     // The newline after the opening tag, and a last line of blanks before the closing one (Cline's rule).
     if (raw[from] === '\r') from++;

@@ -50,7 +50,7 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
 function contentEnd(text: string): number {
   let end = text.length;
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  for (const token of ['<|eot_id|>', '<|eom_id|>']) {
+  for (const token of ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>']) {
     if (text.startsWith(token, end - token.length)) {
       end -= token.length;
       while (end > 0 && /\s/.test(text[end - 1]!)) end--;
@@ -58,6 +58,15 @@ function contentEnd(text: string): number {
     }
   }
   return end;
+}
+
+/** In a reply that opens a value it never closes, the last `{"name": …}` object, if it ends the reply and is a call. */
+function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span | undefined {
+  let last = -1;
+  for (const m of ctx.text.slice(start + 1, tailEnd).matchAll(/\{\s*"name"\s*:/g)) last = start + 1 + m.index;
+  if (last === -1 || matchBracket(ctx.text, last) !== tailEnd) return undefined;
+  const calls = callsFromJson(parseLooseJson(ctx.text.slice(last, tailEnd)), ctx.resolve);
+  return calls ? { start, end: tailEnd, calls } : undefined;
 }
 
 export const bare: Detector = (ctx) => {
@@ -80,6 +89,14 @@ export const bare: Detector = (ctx) => {
     const json = jsonRun(ctx, start, close);
     const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
     const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
+    if (!candidate && close === -1) {
+      // A call begun, abandoned and written again whole (Llama 3.2): the last call that ends the reply, for the whole stretch.
+      const again = restartedCall(ctx, start, tailEnd);
+      if (again) {
+        spans.push(again);
+        continue;
+      }
+    }
     if (!candidate) {
       // The whole reply is call-shaped JSON or a Python call list that names no offered tool, or cannot be read.
       const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : undefined;
@@ -96,6 +113,10 @@ export const bare: Detector = (ctx) => {
   // A message that is one Python call and nothing else: `read_page()`.
   if (!spans.length) {
     const whole = text.trim();
+    // Functionary v3.2: the recipient's name on its line, then the arguments, and nothing else.
+    const recipient = /^([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*(?=\{)/.exec(whole);
+    const args = recipient && ctx.resolve(recipient[1]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
+    if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
     const call = /^[A-Za-z_][\w.-]*\s*\([\s\S]*\)$/.test(whole) ? pythonCallOf(whole, ctx.resolve) : undefined;
     if (call) spans.push({ start: first, end: text.length, calls: [call] });
   }

@@ -5,8 +5,8 @@
  * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
  * nothing when the body is not call markup at all (prose about a tag).
  */
-import { attemptsFromJson, matchesOf, named, type Attempt, type ScanContext } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { attemptsFromJson, isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 
 /** The name a broken JSON call gives, if one can be read. */
@@ -19,14 +19,15 @@ function nameIn(body: string): string | undefined {
  * another (one per line, or after `,` / `;`). `atEnd` when nothing follows it in the reply (so an
  * open value was cut off).
  */
-function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
+function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | undefined {
   const found: Attempt[] = [];
   let start = body.search(/\S/);
   for (;;) {
     const close = matchBracket(body, start);
     const json = close === -1 ? body.slice(start) : body.slice(start, close);
     if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [...found, { problem: 'cut_off', name: nameIn(json) }];
-    const attempts = attemptsFromJson(parseLooseJson(json), ctx.resolve);
+    const value = parseLooseJson(json);
+    const attempts = attemptsFromJson(value, ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve) ?? keyedByName(value, ctx);
     if (!attempts) break;
     found.push(...attempts);
     if (close === -1) return found;
@@ -39,7 +40,31 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   if (arrow) return [arrow];
   const python = pythonCalls(ctx, body);
   if (python) return python;
+  // `{"arguments": <args-dict>, "name": <function-name>}`: a template of the format, not a call.
+  if (PLACEHOLDER.test(body.slice(start, start + 2000))) return undefined;
   return [{ problem: 'unparsable', name: nameIn(body.slice(start, start + 2000)) }];
+}
+
+/** A value written as a `<placeholder>`, as prompts describe the call format. */
+const PLACEHOLDER = /[:[,]\s*<[a-z][\w-]{0,40}>\s*[,}\]]/i;
+
+/** `[{"tool_name": {…arguments…}}]` (Apertus): each object's one key an offered tool, its value the arguments. */
+function keyedByName(value: Json | undefined, ctx: ScanContext): Attempt[] | undefined {
+  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  const attempts: Attempt[] = [];
+  for (const item of items) {
+    const entries = item && typeof item === 'object' && !Array.isArray(item) ? Object.entries(item) : [];
+    const [key, args] = entries[0] ?? [];
+    if (entries.length !== 1 || !key || !ctx.resolve(key) || !args || typeof args !== 'object' || Array.isArray(args)) return undefined;
+    attempts.push(named(ctx.resolve, key, args));
+  }
+  return attempts.length ? attempts : undefined;
+}
+
+/** `{{…}}`: a call wrapped in one brace pair too many (Qwen2.5 writing its template's braces); the inner value. */
+function undoubled(json: string): Json | undefined {
+  const trimmed = json.trim();
+  return trimmed.startsWith('{{') && trimmed.endsWith('}}') ? parseLooseJson(trimmed.slice(1, -1)) : undefined;
 }
 
 /** `[f(a=1), g()]` or `f(a=1)`: every part a call, or undefined. */
@@ -104,11 +129,12 @@ function arrowCall(ctx: ScanContext, body: string): Attempt | undefined {
 
 /** GLM-4.5: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs. */
 function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
-  const head = /^\s*([\w.-]+)\s*(?=<arg_key>|$)/.exec(body);
+  // The newlines may arrive written out (`name\\n<arg_key>`), as GLM-4.6 sometimes writes them.
+  const head = /^\s*([\w.-]+)(?:\s|\\n)*(?=<arg_key>|$)/.exec(body);
   if (!head) return undefined;
   const args: Record<string, unknown> = {};
   let cut = false;
-  for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
+  for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>(?:\s|\\n)*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
     if (!m[3]) cut = atEnd;
     args[m[1]!.trim()] = new XmlNode(m[2]!);
   }
@@ -161,7 +187,7 @@ export interface BodyReaders {
  * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
  * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
  */
-export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders): Attempt[] | undefined {
+export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders, closed = false): Attempt[] | undefined {
   const first = body.search(/\S/);
   // A wrapper the reply ends in, empty or with a name only begun: cut off.
   if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
@@ -186,5 +212,18 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   if (python) return python;
   // A lone name: a call without arguments (GLM), only if it names an offered tool.
   if (glm && 'arguments' in glm) return [glm];
-  return undefined;
+  return closed ? triedCall(ctx, body) : undefined;
+}
+
+/**
+ * A closed wrapper whose body is no known form but clearly tries a call: a call's JSON after a few words
+ * (`Sure: {"name": …}`), or `name: tool, arguments: …` written without JSON, which is unreadable.
+ */
+function triedCall(ctx: ScanContext, body: string): Attempt[] | undefined {
+  const at = body.search(/\{\s*"name"\s*:/);
+  if (at > 0 && at < 200) {
+    const json = jsonBody(ctx, body.slice(at), false);
+    if (json?.some(isCall)) return json;
+  }
+  return /(^|[\s{,])"?name"?\s*[:=]/.test(body) ? [{ problem: 'unparsable', name: /\bname"?\s*[:=]\s*"?([\w.-]{1,100})/.exec(body)?.[1] }] : undefined;
 }

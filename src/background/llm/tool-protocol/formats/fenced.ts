@@ -96,7 +96,7 @@ export function findFences(text: string): Fence[] {
 export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
 /** Prose that presents what follows as an example, not as the model's own call. */
-export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))\b/i;
+export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
 
 function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
   const trimmed = body.trim();
@@ -140,7 +140,9 @@ export const fenced: Detector = (ctx) => {
       continue;
     }
     const calls = callsInBody(fence.body, ctx.resolve);
-    if (calls?.length) spans.push({ start, end, calls });
+    // Command R+ writes `Action:` on the line before its call's fence: part of the markup.
+    const action = /(?:^|\n)Action:[ \t]*\n$/.exec(lead);
+    if (calls?.length) spans.push({ start: action ? start - action[0].length + (action[0][0] === '\n' ? 1 : 0) : start, end, calls });
     else {
       const unknown = unknownInCallFence(fence.lang, fence.body, ctx.resolve);
       if (unknown) spans.push({ start, end, calls: [], problems: [unknown] });

@@ -179,7 +179,8 @@ export const pythonTag: Detector = (ctx) => {
   if (!m || ctx.isProtected(m.index)) return [];
   const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
   const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
-  const raw = ctx.text.slice(m.index + m[0].length, end).trim();
+  // Llama 3.2 may write the tag again before each call of several: it separates them, as `;` does.
+  const raw = ctx.text.slice(m.index + m[0].length, end).replace(/<\|python_tag\|>/g, ';').trim();
   // A Llama 3.2 pythonic list: `[f(a=1), g()]`.
   const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   const attempts: Attempt[] = [];
@@ -210,22 +211,29 @@ export function pythonCallOf(text: string, resolve: (n: string) => string | unde
 
 /**
  * GPT-OSS (harmony): `<|channel|>commentary to=functions.name <|constrain|>json<|message|>{…}<|call|>`,
- * the recipient also written before the channel. Its analysis channel is reasoning (parse.ts).
+ * the recipient also written before the channel; a recipient makes even the analysis channel a call.
+ * The analysis channel without one is reasoning (parse.ts).
  */
 export const harmony: Detector = (ctx) => {
   const spans: Span[] = [];
-  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*commentary(?:\s+to=([\w.:-]{1,100}))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
+  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*(?:commentary|analysis)(?:\s+to=([\w.:-]{1,100}))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
   let covered = 0;
   for (const m of matchesOf(HEAD, ctx.text)) {
     const rawName = m[1] ?? m[2];
     if (!rawName || m.index < covered || ctx.isProtected(m.index)) continue;
     const found = jsonArgumentsAt(ctx.text, m.index + m[0].length);
     // Arguments left open run to the end of the reply: what follows is inside them.
-    covered = found.end;
-    let end = found.end;
-    if (ctx.text.startsWith('<|call|>', end)) end += '<|call|>'.length;
     const name = rawName.replace(/^functions\./, '');
-    spans.push(spanOf(m.index, end, [found.args ? named(ctx.resolve, name, found.args) : { problem: found.problem!, name }], 'token'));
+    // A recipient that is no offered tool (a built-in such as `container.exec`): its whole message is the unknown call.
+    const unknown = !ctx.resolve(name) && name !== 'assistant';
+    let end = found.end;
+    if (unknown && !found.args) {
+      const stop = ctx.text.slice(found.end).search(/<\|(?:call|end|start)\|>/);
+      end = stop === -1 ? ctx.text.length : found.end + stop;
+    }
+    covered = end;
+    if (ctx.text.startsWith('<|call|>', end)) end += '<|call|>'.length;
+    spans.push(spanOf(m.index, end, [found.args ? named(ctx.resolve, name, found.args) : unknown ? { problem: 'unknown_tool', name } : { problem: found.problem!, name }], 'token'));
   }
   return spans;
 };

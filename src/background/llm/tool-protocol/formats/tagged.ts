@@ -1,7 +1,7 @@
 /**
  * Tag-based formats: call wrappers (Hermes/Qwen `<tool_call>`, `<tools>`, `<tool-use>`,
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
- * Kimi K2 sections), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
+ * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
 import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
@@ -65,6 +65,8 @@ interface Wrapper {
   /** The closing marker; none for wrappers that run to the end of their JSON or the reply. */
   close?: RegExp;
   glue: 'tail' | 'token';
+  /** A special-token pair: closed, it is a call wherever it stands (outside code, quotes and examples). */
+  pairAnywhere?: boolean;
 }
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
@@ -81,9 +83,25 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
   { open: /<\|tool_call\|>/g, glue: 'token' },
   { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
-  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token' },
+  { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token', pairAnywhere: true },
   { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token' },
+  // Kimi K2's call without its section tokens: the body starts at the call's own token.
+  { open: /(?=<\|tool_call_begin\|>)/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
+  { open: /<\|START_ACTION\|>/g, close: /<\|END_ACTION\|>/g, glue: 'token' },
+  // GigaChat 3.1, and GigaChat 3's function-call role header: JSON follows and ends the call.
+  { open: /<\|function_call\|>/g, glue: 'token' },
+  { open: /<\|message_sep\|>\s*function call<\|role_sep\|>/g, glue: 'token' },
+  { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
 ];
+
+/** Whether a body stops inside a value: its JSON (or the JSON after Kimi's argument token) left open, or a GLM value unclosed. */
+function unfinished(body: string): boolean {
+  const kimi = body.lastIndexOf('<|tool_call_argument_begin|>');
+  const json = kimi === -1 ? body : body.slice(kimi + '<|tool_call_argument_begin|>'.length);
+  const first = json.search(/\S/);
+  if (first !== -1 && (json[first] === '{' || json[first] === '[') && matchBracket(json, first) === -1) return true;
+  return body.lastIndexOf('<arg_value>') > body.lastIndexOf('</arg_value>');
+}
 
 /**
  * A wrapper's body ends at its closing marker, or where the next wrapper opens, or at the end of
@@ -99,18 +117,20 @@ export const wrapped: Detector = (ctx) => {
     for (const [n, m] of opens.entries()) {
       const from = m.index + m[0].length;
       while (c < closes.length && closes[c]!.index < from) c++;
-      const close = closes[c];
       const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
+      // A closing marker inside a value (a JSON string, a GLM value) does not end the call: take the next (a few at most).
+      for (let tries = 0; tries < 4 && c + 1 < closes.length && closes[c + 1]!.index < nextOpen && closes[c] && unfinished(ctx.text.slice(from, closes[c]!.index)); tries++) c++;
+      const close = closes[c];
       const closed = close !== undefined && close.index < nextOpen;
       const limit = closed ? close.index : nextOpen;
       const atEnd = !closed && limit === ctx.text.length;
       const body = ctx.text.slice(from, limit);
-      const attempts = readBody(ctx, body, atEnd, readers(ctx));
+      const attempts = readBody(ctx, body, atEnd, readers(ctx), closed);
       // "<tool_call>" followed by prose is talk about the tag.
       if (!attempts) continue;
       // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
       const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
-      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, w.glue));
+      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, closed && w.pairAnywhere ? 'anywhere' : w.glue));
     }
   }
   return spans;
