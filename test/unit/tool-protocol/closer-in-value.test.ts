@@ -36,6 +36,12 @@ describe('a closing marker inside a value', () => {
     expectInStep(output, 'tail');
   });
 
+  test('inside a Qwen3-Coder parameter: a file written with the marker in it keeps all its text', () => {
+    const output = 'Writing it.\n<tool_call>\n<function=fill>\n<parameter=text>\nA tool call block ends with </tool_call> on its own.\n</parameter>\n</function>\n</tool_call>\nWritten.';
+    expect(parseToolCalls(output, TOOLS).calls).toEqual([{ name: 'fill', arguments: { text: 'A tool call block ends with </tool_call> on its own.' } }]);
+    expectInStep(output, 'Writing it.\nWritten.');
+  });
+
   test('inside Kimi arguments: the section ends at its last end token', () => {
     const output = '<|tool_calls_section_begin|><|tool_call_begin|>functions.fill:0<|tool_call_argument_begin|>{"text": "a <|tool_calls_section_end|> b"}<|tool_call_end|><|tool_calls_section_end|>\nNext.';
     expect(parseToolCalls(output, TOOLS).calls).toEqual([{ name: 'fill', arguments: { text: 'a <|tool_calls_section_end|> b' } }]);

@@ -2,8 +2,8 @@
  * Incremental scans of a call's body, fed piece by piece in one pass overall, that the parser and
  * the streaming filter share so they end a call at the same place:
  * - `OpenValueScan`: whether the body so far stops inside a value (its JSON, or the JSON after
- *   Kimi's argument token, left open; a GLM `<arg_value>` unclosed). A closing marker there is
- *   part of the value, not the end of the call.
+ *   Kimi's argument token, left open; a GLM `<arg_value>` or a Qwen3-Coder `<parameter=…>`
+ *   unclosed). A closing marker there is part of the value, not the end of the call.
  * - `JsonRunScan`: where the JSON calls after Llama's `<|python_tag|>` end when prose follows them.
  */
 import { BracketScan } from './stream-scans';
@@ -11,14 +11,19 @@ import { BracketScan } from './stream-scans';
 const KIMI_ARGUMENTS = '<|tool_call_argument_begin|>';
 const GLM_VALUE_OPEN = '<arg_value>';
 const GLM_VALUE_CLOSE = '</arg_value>';
+const PARAMETER_OPEN = '<parameter=';
+const PARAMETER_CLOSE = '</parameter>';
 const LONGEST_TOKEN = KIMI_ARGUMENTS.length;
 
-/** The same rule as the parser's `unfinished(body)` (formats/tagged.ts), read as the body arrives. */
+/** The rule the parser's `unfinished(body)` (formats/tagged.ts) applies, read as the body arrives. */
 export class OpenValueScan {
   /** `lead`: before the JSON's first character; `json`: inside its first value; `done`: that value closed, or the body is not JSON. */
   private phase: 'lead' | 'json' | 'done' = 'lead';
   private brackets: BracketScan | undefined;
   private glmValueOpen = false;
+  /** Inside a Qwen3-Coder parameter's opening tag (`<parameter=name`), or its value. */
+  private parameterTag = false;
+  private parameterOpen = false;
   /** The last few characters, to see the tokens above arrive in any chunking. */
   private recent = '';
   private scanned: number;
@@ -36,7 +41,7 @@ export class OpenValueScan {
 
   /** Whether the body read so far stops inside a value. */
   get insideValue(): boolean {
-    return this.phase === 'json' || this.glmValueOpen;
+    return this.phase === 'json' || this.glmValueOpen || this.parameterOpen;
   }
 
   private step(ch: string, at: number): void {
@@ -50,7 +55,10 @@ export class OpenValueScan {
       }
       if (this.recent.endsWith(GLM_VALUE_CLOSE)) this.glmValueOpen = false;
       else if (this.recent.endsWith(GLM_VALUE_OPEN)) this.glmValueOpen = true;
-    }
+      else if (this.recent.endsWith(PARAMETER_CLOSE)) this.parameterOpen = false;
+      else if (this.parameterTag) this.parameterOpen = true;
+      this.parameterTag = false;
+    } else if (ch === '=' && this.recent.endsWith(PARAMETER_OPEN)) this.parameterTag = true;
     if (this.phase === 'lead') {
       if (/\s/.test(ch)) return;
       if (ch === '{' || ch === '[') {
