@@ -1,6 +1,7 @@
 /** How an open stretch of markup is read as it arrives, and where it ends: the streaming filter's closers. */
 import { NOT_MARKUP, OPEN, type Closer } from './stream-openers';
 import { BracketScan } from './stream-scans';
+import { NOT_A_RUN as NOT_A_RUN_END } from './value-scans';
 
 /**
  * Reads more of the open stretch: `text` is its part from `c.seen` on. Sets and returns where
@@ -12,12 +13,12 @@ export function feedCloser(c: Closer, text: string): number {
   c.seen += text.length;
   const decide = (end: number) => (c.decided = end);
   /** A short closing tag, searched in what arrived plus the end of what came before. */
-  const search = (re: RegExp, tail: string, from: number): { end: number; tail: string } => {
+  const search: Search = (re, tail, from) => {
     const window = tail + text;
     const base = offset - tail.length;
     re.lastIndex = Math.max(0, from - base);
     const m = re.exec(window);
-    return { end: m ? base + m.index + m[0].length : OPEN, tail: window.slice(-64) };
+    return { start: m ? base + m.index : OPEN, end: m ? base + m.index + m[0].length : OPEN, tail: window.slice(-64) };
   };
   switch (c.kind) {
     case 'tag': {
@@ -29,6 +30,7 @@ export function feedCloser(c: Closer, text: string): number {
           c.bodyChecked = true;
         }
       }
+      if (c.values) return decide(valueAwareEnd(c, text, offset, search));
       // The closing tag comes after the opening one's first character.
       const found = search(c.close, c.tail, 1);
       c.tail = found.tail;
@@ -105,6 +107,15 @@ export function feedCloser(c: Closer, text: string): number {
       c.tail = found.tail;
       return decide(found.end);
     }
+    case 'json-run': {
+      if (c.whole) return OPEN;
+      const end = c.run.feed(text, offset);
+      if (end === NOT_A_RUN_END) {
+        c.whole = true;
+        return OPEN;
+      }
+      return decide(end);
+    }
     case 'trailing': {
       for (let j = Math.max(0, c.length - offset); j < text.length; j++) if (!/\s/.test(text[j]!)) return decide(NOT_MARKUP);
       return OPEN;
@@ -112,9 +123,57 @@ export function feedCloser(c: Closer, text: string): number {
   }
 }
 
+/** A short marker searched in what arrived plus the end of what came before (`tail`), from index `from` of the stretch. */
+type Search = (re: RegExp, tail: string, from: number) => { start: number; end: number; tail: string };
+
+/** How many closing markers inside a value are passed over at most, as in the parser. */
+const MAX_PASSED = 4;
+
+/**
+ * Where a wrapper whose body may hold values ends: at its first closing marker outside an open
+ * value (the value scan reads the body up to each marker found), or, when no later marker comes
+ * or the wrapper opens again first, at the first one passed over. OPEN while undecided.
+ */
+function valueAwareEnd(c: Extract<Closer, { kind: 'tag' }>, text: string, offset: number, search: Search): number {
+  const values = c.values!;
+  let end = OPEN;
+  for (;;) {
+    const found = search(c.close, c.tail, c.from ?? 1);
+    if (found.end === OPEN) break;
+    values.feedTo(text, offset, found.end);
+    if (c.fallback !== undefined && c.reopen && opensBefore(c.reopen, c.tail + text, offset - c.tail.length, c.from!, found.start)) {
+      end = c.fallback;
+      break;
+    }
+    if ((c.passed ?? 0) >= MAX_PASSED || !values.insideValue) {
+      end = found.end;
+      break;
+    }
+    c.fallback ??= found.end;
+    c.passed = (c.passed ?? 0) + 1;
+    c.from = found.end;
+  }
+  if (end === OPEN) {
+    values.feedTo(text, offset, offset + text.length);
+    // The wrapper opening again after a marker passed over: the parser ends the call at that marker.
+    if (c.fallback !== undefined && c.reopen && opensBefore(c.reopen, c.tail + text, offset - c.tail.length, c.from!, Infinity)) end = c.fallback;
+  }
+  c.tail = (c.tail + text).slice(-64);
+  return end;
+}
+
+/** Whether `open` matches in `window` (which starts at stretch index `base`) at or after `from` and before `before`. */
+function opensBefore(open: RegExp, window: string, base: number, from: number, before: number): boolean {
+  open.lastIndex = Math.max(0, from - base);
+  const m = open.exec(window);
+  return m !== null && base + m.index < before;
+}
+
 /** At the end of the reply: one last search over the whole stretch (`held`), for a closing tag that arrived in pieces. */
 export function finalCloserEnd(c: Closer, held: string): number {
   if (c.decided !== OPEN) return c.decided;
+  // A marker passed over as inside a value, and none came after it: the call ends there.
+  if (c.kind === 'tag' && c.fallback !== undefined) return (c.decided = c.fallback);
   if (c.kind === 'tag' || (c.kind === 'tool-tag' && c.openEnd !== undefined && c.bodyChecked && !c.stuck)) {
     c.close.lastIndex = c.kind === 'tag' ? 1 : c.openEnd!;
     const m = c.close.exec(held);

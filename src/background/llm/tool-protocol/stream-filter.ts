@@ -220,9 +220,16 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Whether a finished stretch of markup holds calls (else it is released as text). */
   const holdsCalls = (stretch: string, mid = false) => {
     if (REASONING.test(stretch)) return true;
-    const context = recent.slice(-200) + (lineBlank || mid ? '' : '\n');
-    const parsed = parseToolCalls(`${context}${stretch}`, tools);
+    const parsed = parseInPlace(stretch, mid);
     return parsed.calls.length > 0 || parsed.failures.length > 0;
+  };
+  /** Parses a finished stretch after the end of what was shown, as the parser reads it in the whole reply. */
+  const parseInPlace = (stretch: string, mid: boolean) => parseToolCalls(`${recent.slice(-200)}${lineBlank || mid ? '' : '\n'}${stretch}`, tools);
+
+  /** Whether a finished stretch holds calls of offered tools and nothing that fails. */
+  const callsOnly = (stretch: string, mid = false) => {
+    const parsed = parseInPlace(stretch, mid);
+    return parsed.calls.length > 0 && parsed.failures.length === 0;
   };
 
   const open = (spec: CloserSpec): Closer => {
@@ -249,6 +256,12 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           closer = undefined;
           continue;
         }
+        if (end >= 0 && closer.kind === 'json-run' && !callsOnly(held.slice(0, end), closer.mid)) {
+          // JSON after the python tag that is not all calls of offered tools: the body runs to the end, as code.
+          closer.whole = true;
+          closer.decided = OPEN;
+          continue;
+        }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
           const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing';
@@ -265,7 +278,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             continue;
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
-          const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || holdsCalls(stretch, closer.mid));
+          const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || closer.kind === 'json-run' || holdsCalls(stretch, closer.mid));
           const sure = closer.sure === true;
           const firm = closer.firm === true;
           closer = undefined;
@@ -290,7 +303,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (!final) return out;
         const keep =
           (closer.kind === 'tool-tag' && !holdsCalls(held)) ||
-          (closer.kind === 'end' && closer.verify === true && !holdsCalls(held, closer.mid)) ||
+          (((closer.kind === 'end' && closer.verify === true) || closer.kind === 'json-run') && !holdsCalls(held, closer.mid)) ||
           ((closer.kind === 'balanced' || closer.kind === 'fence' || closer.kind === 'trailing') && !holdsCalls(held)) ||
           (closer.kind === 'tag' && (!closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held, closer.mid))));
         if (keep) {

@@ -3,6 +3,7 @@
  * the openers (reasoning, call wrappers, special tokens, end-of-turn tokens) and their closers.
  */
 import type { BracketScan } from './stream-scans';
+import { JsonRunScan, OpenValueScan } from './value-scans';
 
 /**
  * How an open stretch of markup ends. Each reads the stretch once, as it arrives (`seen` so far).
@@ -13,7 +14,7 @@ import type { BracketScan } from './stream-scans';
 export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } & (
   /** `verify`: a wrapper that may also be mentioned in prose; hidden only if the parser reads a call or a failed one. */
   /** `bodyAt`: where a wrapper's body starts; a body opening with punctuation (`<tool_call>>>`) is prose about the tag. */
-  | { kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean; bodyAt?: number; bodyChecked?: boolean }
+  | ({ kind: 'tag'; close: RegExp; hideIfUnclosed: boolean; tail: string; verify?: boolean; bodyAt?: number; bodyChecked?: boolean } & ValueAware)
   /** `verify`: hidden at the end only if the parser reads a call or a failed one in it. */
   | { kind: 'end'; verify?: boolean }
   /** `brace`: the value starts at the first `{` (after `name[ARGS]`), not at the first bracket. */
@@ -28,7 +29,23 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }
+  /** Llama's `<|python_tag|>`: JSON calls then prose end at their last brace; anything else runs to the end (`whole`), as `end`. */
+  | { kind: 'json-run'; run: JsonRunScan; whole?: boolean }
 );
+
+/**
+ * A wrapper whose body may hold a value with the closing marker in it (a JSON string, a GLM
+ * value): a marker inside an open value is passed over, as in the parser, a few times at most.
+ * `fallback`: the end at the first marker passed over, taken if no later one comes or the wrapper
+ * opens again (`reopen`) before it; `from`: where the next search starts.
+ */
+interface ValueAware {
+  values?: OpenValueScan;
+  reopen?: RegExp;
+  fallback?: number;
+  passed?: number;
+  from?: number;
+}
 export type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop' | 'mid' | 'firm'> & { sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } : never) : never;
 
 /** closeIndex: the markup is still open / turned out not to be markup. */
@@ -57,6 +74,9 @@ const BAR = '[｜|]';
 const SEP = '[▁_ ]';
 export const tag = (close: RegExp, hideIfUnclosed = true): CloserSpec => ({ kind: 'tag', close: new RegExp(close.source, `${close.flags}g`), hideIfUnclosed, tail: '' });
 export const wrapper = (close: RegExp, bodyAt?: number): CloserSpec => ({ ...tag(close), verify: true, ...(bodyAt === undefined ? {} : { bodyAt }) }) as CloserSpec;
+/** A closer (tag or wrapper) whose body may hold the closing marker inside a value; `m` is the opener, matched by `open` where it opens again. */
+const holdingValues = (spec: CloserSpec, m: RegExpMatchArray, open: RegExp): CloserSpec =>
+  ({ ...spec, values: new OpenValueScan(m[0].length), reopen: new RegExp(open.source.replace(/^\^/, ''), `${open.flags}g`) }) as CloserSpec;
 
 /** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
 export const END_TOKENS = [
@@ -84,33 +104,33 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(-1)))) })),
-  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: (m) => wrapper(/<\/tool_call>/i, m[0].length) },
-  { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: () => tag(/<\/seed:tool_call>/i) },
+  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
+  { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
-  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: () => wrapper(/<\/function_calls>/i) },
-  { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: () => tag(/<\/minimax:tool_call>/i) },
+  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
+  { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
   { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
-  { literal: '<|python_tag|>', glued: true, match: /^<\|python_tag\|>/, closer: () => ({ kind: 'end', verify: true }) },
-  { literal: '<tools>', glued: true, match: /^<tools>/i, closer: () => wrapper(/<\/tools>/i) },
-  { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: () => wrapper(/<\/tool[-_]use>/i) },
-  { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: () => wrapper(/<\/tool_use>/i) },
-  { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: () => wrapper(/<\/tool_calls>/i) },
-  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: () => wrapper(/\[TOOL_REQUEST_END\]/) },
-  { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: () => wrapper(/<\/toolcall>/i) },
-  { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: () => wrapper(/\[\/TOOL_CALL\]/) },
+  { literal: '<|python_tag|>', glued: true, token: true, match: /^<\|python_tag\|>/, closer: (m) => ({ kind: 'json-run', run: new JsonRunScan(m[0].length) }) },
+  { literal: '<tools>', glued: true, match: /^<tools>/i, closer: (m) => holdingValues(wrapper(/<\/tools>/i), m, /^<tools>/i) },
+  { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: (m) => holdingValues(wrapper(/<\/tool[-_]use>/i), m, /^<tool[-_]use>/i) },
+  { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: (m) => holdingValues(wrapper(/<\/tool_use>/i), m, /^<tool_use>/i) },
+  { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: (m) => holdingValues(wrapper(/<\/tool_calls>/i), m, /^<tool_calls>/i) },
+  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: (m) => holdingValues(wrapper(/\[TOOL_REQUEST_END\]/), m, /^\[TOOL_REQUEST\]/) },
+  { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: (m) => holdingValues(wrapper(/<\/toolcall>/i), m, /^<toolcall>/i) },
+  { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: (m) => holdingValues(wrapper(/\[\/TOOL_CALL\]/), m, /^\[TOOL_CALL\]/) },
   { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
-  { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
-  { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: () => wrapper(/<\|python_end\|>/) },
-  { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: () => wrapper(/<\|END_ACTION\|>/) },
+  { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_start\|>/) },
+  { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: (m) => holdingValues(wrapper(/<\|python_end\|>/), m, /^<\|python_start\|>/) },
+  { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: (m) => holdingValues(wrapper(/<\|END_ACTION\|>/), m, /^<\|START_ACTION\|>/) },
   { literal: '<|function_call|>', glued: true, token: true, match: /^<\|function_call\|>/, closer: () => ({ kind: 'balanced' }) },
   { literal: '<|message_sep|>\n\nfunction call<|role_sep|>', glued: true, token: true, match: /^<\|message_sep\|>\s*function call<\|role_sep\|>/, closer: () => ({ kind: 'balanced' }) },
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
-  { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: () => wrapper(/<\|tools_suffix\|>/) },
-  { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: () => wrapper(/<\|tool_call_end\|>/) },
-  { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: () => tag(/<\|tool_calls_section_end\|>/) },
+  { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
+  { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_begin\|>/) },
+  { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: (m) => holdingValues(tag(/<\|tool_calls_section_end\|>/), m, /^<\|tool_calls_section_begin\|>/) },
   { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
   { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },

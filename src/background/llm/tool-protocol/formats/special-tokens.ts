@@ -1,5 +1,6 @@
 /** Formats marked by special tokens: DeepSeek, Mistral, Gemma and Llama's python tag. */
-import { attemptFromObject, attemptsFromJson, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type Span } from '../scan';
+import { attemptFromObject, attemptsFromJson, isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
+import { JsonRunScan } from '../value-scans';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 
 const BAR = '[｜|]';
@@ -171,37 +172,50 @@ function lastBeforeBlanks(text: string, at: number): number {
 
 /**
  * Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call, or a built-in
- * tool's `brave_search.call(query="…")` (a call only of an offered tool of that name). Code for the
- * code interpreter is not a call of any tool, and stays text.
+ * tool's `brave_search.call(query="…")` (a call only of an offered tool of that name). JSON calls
+ * of offered tools may be followed by prose (`{"name": …} Done.`): the calls end at their last
+ * brace. Code for the code interpreter is not a call of any tool, and stays text.
  */
 export const pythonTag: Detector = (ctx) => {
   const m = /<\|python_tag\|>/.exec(ctx.text);
   if (!m || ctx.isProtected(m.index)) return [];
   const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
   const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
+  const bodyAt = m.index + m[0].length;
+  const run = new JsonRunScan(bodyAt).feed(ctx.text.slice(0, end), 0);
+  if (run >= 0) {
+    const attempts = pythonTagAttempts(ctx, ctx.text.slice(bodyAt, run));
+    if (attempts?.length && attempts.every(isCall)) return [spanOf(m.index, run, attempts, 'token')];
+  }
+  const attempts = pythonTagAttempts(ctx, ctx.text.slice(bodyAt, end));
+  // Anything else after the tag is code for the code interpreter: a tool FoxAgent does not offer.
+  // (Only where the tag starts its line: a tag named in a sentence is prose.)
+  if (!attempts) return ctx.text.slice(bodyAt, end).trim() ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }])] : [];
+  return attempts.length ? [spanOf(m.index, end, attempts, 'token')] : [];
+};
+
+/** The calls in a python tag's body, or undefined when it holds code (not calls). */
+function pythonTagAttempts(ctx: ScanContext, text: string): Attempt[] | undefined {
   // Llama 3.2 may write the tag again before each call of several: it separates them, as `;` does.
-  const raw = ctx.text.slice(m.index + m[0].length, end).replace(/<\|python_tag\|>/g, ';').trim();
+  const raw = text.replace(/<\|python_tag\|>/g, ';').trim();
   // A Llama 3.2 pythonic list: `[f(a=1), g()]`.
   const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   const attempts: Attempt[] = [];
-  // Anything else after the tag is code for the code interpreter: a tool FoxAgent does not offer.
-  // (Only where the tag starts its line: a tag named in a sentence is prose.)
-  const interpreter = (): Span[] => (raw ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }])] : []);
   for (const part of splitTopLevel(body.replace(/;/g, ','))) {
     const piece = part.trim();
     if (!piece) continue;
     if (piece.startsWith('{')) {
       const attempt = attemptFromObject(parseLooseJson(piece) ?? null, ctx.resolve);
-      if (!attempt) return interpreter();
+      if (!attempt) return undefined;
       attempts.push(attempt);
       continue;
     }
     const call = parsePythonCall(piece);
-    if (!call) return interpreter();
+    if (!call) return undefined;
     attempts.push(named(ctx.resolve, call.name.replace(/\.call$/, ''), call.arguments));
   }
-  return attempts.length ? [spanOf(m.index, end, attempts, 'token')] : [];
-};
+  return attempts;
+}
 
 export function pythonCallOf(text: string, resolve: (n: string) => string | undefined): ParsedCall | undefined {
   const call = parsePythonCall(text);

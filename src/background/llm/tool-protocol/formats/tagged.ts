@@ -6,6 +6,7 @@
 import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
+import { OpenValueScan } from '../value-scans';
 import { readBody, type BodyReaders } from './bodies';
 
 /**
@@ -94,13 +95,11 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
 ];
 
-/** Whether a body stops inside a value: its JSON (or the JSON after Kimi's argument token) left open, or a GLM value unclosed. */
+/** Whether a body stops inside a value: the same scan the streaming filter runs as the body arrives. */
 function unfinished(body: string): boolean {
-  const kimi = body.lastIndexOf('<|tool_call_argument_begin|>');
-  const json = kimi === -1 ? body : body.slice(kimi + '<|tool_call_argument_begin|>'.length);
-  const first = json.search(/\S/);
-  if (first !== -1 && (json[first] === '{' || json[first] === '[') && matchBracket(json, first) === -1) return true;
-  return body.lastIndexOf('<arg_value>') > body.lastIndexOf('</arg_value>');
+  const scan = new OpenValueScan(0);
+  scan.feedTo(body, 0, body.length);
+  return scan.insideValue;
 }
 
 /**
