@@ -17,7 +17,7 @@ function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | u
   const args: Record<string, unknown> = {};
   for (const m of matchesOf(/<(?:[\w-]{1,20}:)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?parameter>|(?=<(?:[\w-]{1,20}:)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
-    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, true);
+    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
   }
   return args;
 }
