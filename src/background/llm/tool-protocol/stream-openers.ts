@@ -108,7 +108,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<end_function_call>/) },
-  { literal: '<function=', match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
+  { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },

@@ -142,7 +142,8 @@ export const functionTag: Detector = (ctx) => {
     if (ctx.isProtected(m.index)) continue;
     const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
     const call = functionCall(ctx, m[0], atEnd);
-    if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call]));
+    // Glued to the words before it (`Computing result<function=calc>…`) when it ends the reply, like `<tool_call>`.
+    if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call], 'tail'));
   }
   return spans;
 };
