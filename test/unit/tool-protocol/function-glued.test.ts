@@ -23,4 +23,13 @@ describe('a <function=…> call glued to prose', () => {
     expect(parseToolCalls(text, TOOLS).calls).toEqual([]);
     expect(squash(streamThrough(text, TOOLS, 1))).toBe(squash(text));
   });
+
+  it.each([1, 500])('is a cut-off failure, never a call, when still open at the end (%i-character chunks)', (size) => {
+    const output = "I'll call: <function=navigate>{\"url\": \"https://a.exa";
+    const r = parseToolCalls(output, TOOLS);
+    expect(r.calls).toEqual([]);
+    expect(r.failures.map((f) => [f.problem, f.name])).toEqual([['cut_off', 'navigate']]);
+    expect(squash(r.text)).toBe("I'll call:");
+    expect(squash(streamThrough(output, TOOLS, size))).toBe("I'll call:");
+  });
 });

@@ -142,8 +142,13 @@ export const functionTag: Detector = (ctx) => {
     if (ctx.isProtected(m.index)) continue;
     const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
     const call = functionCall(ctx, m[0], atEnd);
-    // Glued to the words before it (`Computing result<function=calc>…`) when it ends the reply, like `<tool_call>`.
-    if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call], 'tail'));
+    // It may be glued to the words before it (`Computing result<function=calc>…</function>`), like
+    // `<tool_call>`; glued and still open at the end, it was cut off (the streaming filter hides it too).
+    let before = m.index;
+    while (ctx.text[before - 1] === ' ' || ctx.text[before - 1] === '\t') before--;
+    const glued = before > 0 && ctx.text[before - 1] !== '\n';
+    if (call && glued && atEnd) spans.push(spanOf(m.index, m.index + m[0].length, [{ problem: 'cut_off', name: call.name }], 'tail'));
+    else if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call], atEnd ? undefined : 'tail'));
   }
   return spans;
 };
