@@ -109,7 +109,7 @@ function fitText(node: XmlNode, schema: JsonSchema | undefined, depth: number): 
     }
     return objectOf(children, objectSchema?.properties, depth);
   }
-  const text = leafText(node.raw, node.trim);
+  const text = leafText(node.raw, node.layout);
   if (!kinds.size) {
     // By structure: JSON objects and lists are read; other text stays text.
     const trimmed = text.trim();

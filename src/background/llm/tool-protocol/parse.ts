@@ -15,7 +15,8 @@
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
-import { deepseek, gemma, harmony, mistral, pythonTag } from './formats/special-tokens';
+import { gemma } from './formats/gemma';
+import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';

@@ -37,7 +37,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const names = tools.map((t) => nameKey(toolNameOf(t)));
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
-  const pythonStart = new RegExp(`^\\[?\\s*(${namePattern})\\s*\\(`, 'i');
+  /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
+  const pythonStart = new RegExp(`^\\[?\\s*(?:Calling tool:\\s*)?(${namePattern})\\s*\\(`, 'i');
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
@@ -88,6 +89,12 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (text[0] === '{' || text[0] === '[') {
       if (text.length < 40 && /^[[{]\s*(\[?\s*\{?\s*("[a-z_]*"?\s*:?\s*)?)?$/i.test(text)) return true;
+      // Qwen's `[Calling tool: name(…)]`: held while it may still become one.
+      const calling = /^\[calling tool:\s*/.exec(lower);
+      if (text[0] === '[' && text.length < 40 && (calling || '[calling tool:'.startsWith(lower))) {
+        const rest = calling ? lower.slice(calling[0].length) : '';
+        if (!calling || names.some((n) => n.startsWith(rest.split('(')[0] ?? ''))) return !rest.includes('(') || pythonStart.test(text);
+      }
       if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(text.slice(1).trim().toLowerCase().split('(')[0] ?? ''))) return !/\(/.test(text) || pythonStart.test(text);
     }
     const fence = fenceOpening(text);

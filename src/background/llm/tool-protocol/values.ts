@@ -218,7 +218,7 @@ export function xmlValue(raw: string): Json {
   return value.includes('\n') ? value : trimmed;
 }
 
-/** Parses `name(a=1, b='x')` keyword arguments as Python literals. Undefined when malformed. */
+/** Parses `name(a=1, b='x')` keyword arguments as Python literals, or `name({…})`. Undefined when malformed. */
 export function parsePythonCall(text: string): { name: string; arguments: Record<string, Json> } | undefined {
   const head = text.match(/^\s*([A-Za-z_][\w.-]*)\s*\(/);
   if (!head) return undefined;
@@ -226,6 +226,11 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
   const end = matchBracket(text, open);
   if (end === -1 || text.slice(end).trim()) return undefined;
   const inner = text.slice(open + 1, end - 1);
+  // `name({"a": 1})`: the arguments as one JSON object (Qwen, small models).
+  if (/^\s*\{/.test(inner)) {
+    const object = parseLooseJson(inner);
+    return object && typeof object === 'object' && !Array.isArray(object) ? { name: head[1]!, arguments: object } : undefined;
+  }
   const args: Record<string, Json> = {};
   for (const part of splitTopLevel(inner)) {
     if (!part.trim()) continue;

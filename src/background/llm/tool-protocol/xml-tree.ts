@@ -9,12 +9,17 @@
  */
 import { decodeEntities } from './values';
 
+/**
+ * What around a value is layout, not value: the line breaks next to its tags (Cline's rule), all
+ * blanks (Qwen3-Coder's parameters), or nothing (GLM's `<arg_value>`, whose tags hug the value).
+ */
+export type XmlLayout = 'lines' | 'blanks' | 'none';
+
 /** A parameter's text exactly as written between its tags. */
 export class XmlNode {
-  /** `trim`: blanks around the value are layout (Qwen3-Coder's parameters), not only the line breaks. */
   constructor(
     readonly raw: string,
-    readonly trim = false,
+    readonly layout: XmlLayout = 'lines',
   ) {}
 }
 
@@ -123,16 +128,17 @@ function push(children: XmlChildren, key: string, node: XmlNode): void {
 }
 
 /**
- * A value's text: CDATA as is; otherwise entities decoded, the newlines around it dropped, and a
+ * A value's text: CDATA as is; with no layout, exactly as written; otherwise entities decoded, the newlines around it dropped, and a
  * one-line value trimmed.
  */
-export function leafText(raw: string, trim = false): string {
+export function leafText(raw: string, layout: XmlLayout = 'lines'): string {
   const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw);
   if (cdata) return cdata[1]!;
-  // The line breaks around a value are layout; with `trim`, all blanks around it are.
+  if (layout === 'none') return raw;
+  // The line breaks around a value are layout; with `blanks`, all blanks around it are.
   let from = 0;
   let to = raw.length;
-  if (trim) {
+  if (layout === 'blanks') {
     while (from < to && isSpace(raw[from])) from++;
     // At the end, the blanks and one line break are layout; a multi-line value keeps a line break of its own (code ending in a blank line).
     while (to > from && (raw[to - 1] === ' ' || raw[to - 1] === '\t' || raw[to - 1] === '\r')) to--;

@@ -13,7 +13,8 @@ function pythonList(text: string, resolve: ScanContext['resolve']): ParsedCall[]
   const inner = text.trim().match(/^\[([\s\S]*)\]$/)?.[1];
   const parts = (inner === undefined ? [text] : splitTopLevel(inner)).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
-  const calls = parts.map((p) => pythonCallOf(p, resolve));
+  // Qwen writes `[Calling tool: name({…})]`.
+  const calls = parts.map((p) => pythonCallOf(p.replace(/^Calling tool:\s*/, ''), resolve));
   return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
 }
 

@@ -136,7 +136,7 @@ function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | unde
   let cut = false;
   for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>(?:\s|\\n)*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
     if (!m[3]) cut = atEnd;
-    args[m[1]!.trim()] = new XmlNode(m[2]!);
+    args[m[1]!.trim()] = new XmlNode(m[2]!, 'none');
   }
   if (cut) return { problem: 'cut_off', name: head[1] };
   return named(ctx.resolve, head[1]!, args);

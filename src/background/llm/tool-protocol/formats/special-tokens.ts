@@ -1,4 +1,4 @@
-/** Formats marked by special tokens: DeepSeek, Mistral, Gemma and Llama's python tag. */
+/** Formats marked by special tokens: DeepSeek, Mistral, GPT-OSS and Llama's python tag (Gemma: gemma.ts). */
 import { attemptFromObject, attemptsFromJson, isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { JsonRunScan } from '../value-scans';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
@@ -124,51 +124,6 @@ export const mistral: Detector = (ctx) => {
   }
   return spans;
 };
-
-/** Gemma: `<|tool_call>call:name{key:<|"|>text<|"|>, n:1}<tool_call|>`. */
-export const gemma: Detector = (ctx) => {
-  const text = ctx.text;
-  const spans: Span[] = [];
-  // The body runs from its `{` to the first `}` that has only blanks and then `<tool_call|>` (or
-  // the end of the text) after it. Those places are found once, so no opener re-reads the text.
-  const ends: number[] = [];
-  for (const m of matchesOf(/<tool_call\|>/g, text)) {
-    const brace = lastBeforeBlanks(text, m.index);
-    if (text[brace] === '}') ends.push(brace);
-  }
-  const last = lastBeforeBlanks(text, text.length);
-  if (text[last] === '}') ends.push(last);
-  let e = 0;
-  let covered = 0;
-  for (const m of matchesOf(/<\|tool_call>/g, text)) {
-    if (m.index < covered || ctx.isProtected(m.index)) continue;
-    const head = /\s*call:([\w.-]+)\s*\{/y;
-    head.lastIndex = m.index + m[0].length;
-    const h = head.exec(text);
-    if (!h) continue;
-    const open = head.lastIndex - 1;
-    while (e < ends.length && ends[e]! <= open) e++;
-    if (e >= ends.length) continue;
-    const close = ends[e]!;
-    let end = close + 1;
-    while (/\s/.test(text[end] ?? '')) end++;
-    if (text.startsWith('<tool_call|>', end)) end += '<tool_call|>'.length;
-    covered = end;
-    const name = ctx.resolve(h[1]!);
-    // <|"|> delimits strings; make them JSON strings, then read the rest leniently.
-    const body = text.slice(open, close + 1).replace(/<\|"\|>([\s\S]*?)<\|"\|>/g, (_all, s: string) => JSON.stringify(s));
-    const args = parseLooseJson(body);
-    if (name && args && typeof args === 'object' && !Array.isArray(args)) spans.push({ start: m.index, end, calls: [{ name, arguments: args }], glue: 'tail' });
-  }
-  return spans;
-};
-
-/** Index of the last character before `at` that is not whitespace (-1 if none). */
-function lastBeforeBlanks(text: string, at: number): number {
-  let i = at - 1;
-  while (i >= 0 && /\s/.test(text[i]!)) i--;
-  return i;
-}
 
 /**
  * Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call, or a built-in

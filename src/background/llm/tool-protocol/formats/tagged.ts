@@ -17,7 +17,7 @@ function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | u
   const args: Record<string, unknown> = {};
   for (const m of matchesOf(/<(?:[\w-]{1,20}:)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?parameter>|(?=<(?:[\w-]{1,20}:)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
-    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, true);
+    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
   }
   return args;
 }
@@ -142,7 +142,13 @@ export const functionTag: Detector = (ctx) => {
     if (ctx.isProtected(m.index)) continue;
     const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
     const call = functionCall(ctx, m[0], atEnd);
-    if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call]));
+    // It may be glued to the words before it (`Computing result<function=calc>…</function>`), like
+    // `<tool_call>`; glued and still open at the end, it was cut off (the streaming filter hides it too).
+    let before = m.index;
+    while (ctx.text[before - 1] === ' ' || ctx.text[before - 1] === '\t') before--;
+    const glued = before > 0 && ctx.text[before - 1] !== '\n';
+    if (call && glued && atEnd) spans.push(spanOf(m.index, m.index + m[0].length, [{ problem: 'cut_off', name: call.name }], 'tail'));
+    else if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call], atEnd ? undefined : 'tail'));
   }
   return spans;
 };

@@ -1,0 +1,178 @@
+/**
+ * Gemma 4: `<|tool_call>call:name{key:<|"|>text<|"|>, n:1}<tool_call|>`, and FunctionGemma's
+ * `<start_function_call>call:name{key:<escape>text<escape>}<end_function_call>`. Seen in real
+ * outputs as well: several `call:` in one wrapper, bare words as string values (`{domain:light}`,
+ * `[alpha,beta]`), a string opened with a quote and closed with `<|"|>`, and the paren form
+ * `call:name(query="…", limit=10)` with no end token.
+ *
+ * Each wrapper's body is read only up to the next wrapper's opener, so the whole text is read once.
+ */
+import { matchesOf, named, spanOf, type Attempt, type Detector } from '../scan';
+import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
+
+const OPENER = /<\|tool_call>|<start_function_call>/g;
+const CLOSERS = ['<tool_call|>', '<end_function_call>'];
+/** String delimiters that open and close a string (Gemma 4, FunctionGemma). */
+const STRING_TOKENS = ['<|"|>', '<escape>'];
+const MAX_DEPTH = 32;
+
+export const gemma: Detector = (ctx) => {
+  const text = ctx.text;
+  const openers = [...matchesOf(OPENER, text)];
+  const spans: Span[] = [];
+  openers.forEach((m, k) => {
+    if (ctx.isProtected(m.index)) return;
+    const limit = openers[k + 1]?.index ?? text.length;
+    const attempts: Attempt[] = [];
+    let i = m.index + m[0].length;
+    for (;;) {
+      const head = /\s*call:([\w.-]+)\s*([{(])/y;
+      head.lastIndex = i;
+      const h = head.exec(text);
+      if (!h || head.lastIndex > limit) break;
+      const open = head.lastIndex - 1;
+      const read = h[2] === '(' ? readParen(text, open, limit, h[1]!) : new BodyReader(text, limit).object(open);
+      if (!read) {
+        // An offered tool's call that cannot be read: the repair turn asks again (an unknown one stays an unknown call).
+        const cut = limit === text.length && !CLOSERS.some((c) => text.includes(c, open));
+        attempts.push({ problem: !ctx.resolve(h[1]!) ? 'unknown_tool' : cut ? 'cut_off' : 'unparsable', name: h[1]! });
+        i = limit;
+        break;
+      }
+      attempts.push(named(ctx.resolve, h[1]!, read.args));
+      i = read.end;
+    }
+    if (!attempts.length) return;
+    let end = i;
+    while (end < limit && /\s/.test(text[end]!)) end++;
+    const closer = CLOSERS.find((c) => text.startsWith(c, end));
+    end = closer ? end + closer.length : attempts.every((a) => 'arguments' in a) ? end : limit;
+    spans.push({ ...spanOf(m.index, end, attempts), glue: 'tail' });
+  });
+  return spans;
+};
+
+type Span = ReturnType<typeof spanOf>;
+
+/** `name(k="v", n=1)` from `open` (the paren) within `limit`, read as Python keyword arguments. */
+function readParen(text: string, open: number, limit: number, name: string): { args: Record<string, Json> ; end: number } | undefined {
+  const segment = text.slice(open, limit);
+  const close = matchBracket(segment, 0);
+  const call = close === -1 ? undefined : parsePythonCall(`${name}${segment.slice(0, close)}`);
+  return call ? { args: call.arguments, end: open + close } : undefined;
+}
+
+/** Reads a Gemma body (`{key:value,…}`) by hand: its values are not JSON. Undefined when malformed. */
+class BodyReader {
+  constructor(
+    private readonly text: string,
+    private readonly limit: number,
+  ) {}
+  private i = 0;
+
+  object(at: number): { args: Record<string, Json>; end: number } | undefined {
+    this.i = at;
+    const value = this.value(0);
+    return value && typeof value === 'object' && !Array.isArray(value) ? { args: value, end: this.i } : undefined;
+  }
+
+  private value(depth: number): Json | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    this.blanks();
+    const ch = this.text[this.i];
+    if (this.i >= this.limit || ch === undefined) return undefined;
+    if (ch === '{') return this.record(depth);
+    if (ch === '[') return this.list(depth);
+    const token = STRING_TOKENS.find((t) => this.text.startsWith(t, this.i));
+    if (token) return this.until(this.i + token.length, token);
+    if (ch === '"' || ch === "'") return this.quoted(ch);
+    return this.bare();
+  }
+
+  private record(depth: number): Record<string, Json> | undefined {
+    const out: Record<string, Json> = {};
+    this.i++;
+    for (;;) {
+      this.blanks();
+      if (this.text[this.i] === '}') return this.i++, out;
+      const key = /\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200}))\s*:/y;
+      key.lastIndex = this.i;
+      const k = key.exec(this.text);
+      if (!k || key.lastIndex > this.limit) return undefined;
+      this.i = key.lastIndex;
+      const v = this.value(depth + 1);
+      if (v === undefined) return undefined;
+      out[k[1] ?? k[2] ?? k[3]!] = v;
+      if (!this.separator('}')) return undefined;
+    }
+  }
+
+  private list(depth: number): Json[] | undefined {
+    const out: Json[] = [];
+    this.i++;
+    for (;;) {
+      this.blanks();
+      if (this.text[this.i] === ']') return this.i++, out;
+      const v = this.value(depth + 1);
+      if (v === undefined) return undefined;
+      out.push(v);
+      if (!this.separator(']')) return undefined;
+    }
+  }
+
+  /** After a value: a comma (then more), or the closing bracket (left for the caller). */
+  private separator(close: string): boolean {
+    this.blanks();
+    if (this.text[this.i] === ',') return this.i++, true;
+    return this.text[this.i] === close && this.i < this.limit;
+  }
+
+  /** A string up to the next `token`, as written. */
+  private until(from: number, token: string): string | undefined {
+    // Searched only within this wrapper: a search past it would re-read the text for every opener.
+    const at = this.text.slice(from, this.limit).indexOf(token);
+    if (at === -1) return undefined;
+    const end = from + at;
+    this.i = end + token.length;
+    return this.text.slice(from, end);
+  }
+
+  /** A quoted string; it may be closed by `<|"|>` instead of its quote (one more `<|"|>` after it is the same close). */
+  private quoted(quote: string): string | undefined {
+    const from = this.i + 1;
+    for (let j = from; j < this.limit; j++) {
+      const ch = this.text[j]!;
+      if (ch === '\\' && quote === '"') {
+        j++;
+        continue;
+      }
+      const token = this.text.startsWith('<|"|>', j);
+      if (ch !== quote && !token) continue;
+      const raw = this.text.slice(from, j);
+      this.i = token ? j + 5 : j + 1;
+      if (!token && this.text.startsWith('<|"|>', this.i)) this.i += 5;
+      if (quote !== '"') return raw;
+      try {
+        return JSON.parse(`"${raw}"`) as string;
+      } catch {
+        return raw;
+      }
+    }
+    return undefined;
+  }
+
+  /** A bare word up to the next `,`, `}` or `]`: a number, boolean or null as such, else the word as a string. */
+  private bare(): Json | undefined {
+    const from = this.i;
+    while (this.i < this.limit && !',}]'.includes(this.text[this.i]!)) this.i++;
+    if (this.i >= this.limit) return undefined;
+    const word = this.text.slice(from, this.i).trim();
+    if (!word || /[{[<>"']/.test(word)) return undefined;
+    const literal = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(word) ? parseLooseJson(word) : undefined;
+    return literal ?? word;
+  }
+
+  private blanks(): void {
+    while (this.i < this.limit && /\s/.test(this.text[this.i]!)) this.i++;
+  }
+}
