@@ -5,7 +5,7 @@
  * Pure DOM code: it runs in the page agent and under jsdom.
  */
 import type { ActionReport } from '../shared/content-protocol';
-import { accessibleName } from './reader/interactive';
+import { accessibleName, implicitRole } from './reader/interactive';
 
 export class ActionError extends Error {
   constructor(
@@ -48,15 +48,12 @@ function fire(el: Element, type: string, init: MouseEventInit = {}): boolean {
   return el.dispatchEvent(event);
 }
 
-const INPUT_ROLES: Record<string, string> = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button', image: 'button', search: 'searchbox', range: 'slider', number: 'spinbutton' };
-
-/** What kind of element it is, as one plain word: its role attribute where plain, else from its tag and type. */
+/** What kind of element it is, as one plain word: its role attribute where plain, else its implicit role, else its tag. */
 function roleWord(el: Element): string {
   const role = (el.getAttribute('role') ?? '').trim().toLowerCase();
   if (/^[a-z]{1,20}$/.test(role) && role !== 'generic' && role !== 'presentation') return role;
-  const tag = el.tagName.toLowerCase();
-  if (tag === 'input') return INPUT_ROLES[(el as HTMLInputElement).type] ?? 'textbox';
-  return tag.slice(0, 40);
+  const implicit = implicitRole(el);
+  return implicit === 'generic' ? el.tagName.toLowerCase().slice(0, 40) : implicit;
 }
 
 function visibleName(el: Element): string {

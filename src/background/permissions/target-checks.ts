@@ -15,7 +15,6 @@
 import { say, type Localized } from '../../shared/i18n';
 import { elementKind } from '../element-words';
 import { INVISIBLE_CHARS } from '../../shared/invisible';
-import { english } from '../english';
 import type { TargetInfo } from './tiers';
 
 /**
@@ -49,11 +48,6 @@ export function targetText(target: TargetInfo): Localized {
   if (via === 'script') return form ? say('targetMaySendForm', element, form) : say('targetMaySendAForm', element);
   if (via === 'attribute') return form ? say('targetForForm', element, form) : say('targetForAForm', element);
   return form ? say('targetInForm', element, form) : say('targetInAForm', element);
-}
-
-/** The same in English, for the audit log and the model. */
-export function describeTarget(target: TargetInfo): string {
-  return english(targetText(target));
 }
 
 const DESTRUCTIVE: RegExp[] = [

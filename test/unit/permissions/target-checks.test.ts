@@ -4,7 +4,10 @@
  */
 import { evaluate, type CallFacts } from '../../../src/background/permissions/engine';
 import { PolicyStore } from '../../../src/background/permissions/policies';
-import { destructiveWord, describeTarget, pageSteered } from '../../../src/background/permissions/target-checks';
+import { english } from '../../../src/background/english';
+import { destructiveWord, pageSteered, targetText } from '../../../src/background/permissions/target-checks';
+
+const describeTarget = (target: TargetInfo) => english(targetText(target));
 import { tierOf, type TargetInfo } from '../../../src/background/permissions/tiers';
 import { MemoryStorage } from '../../support/memory-storage';
 

@@ -36,7 +36,7 @@ test('each action reports what it did, and the line reads the same in English as
   expect(outcomes.map((o) => o.report)).toEqual<ActionReport[]>([
     { kind: 'clicked', element: { role: 'button', name: 'Send now' } },
     { kind: 'typed', element: { role: 'textbox', name: 'you@example.com' } },
-    { kind: 'selected', element: { role: 'select', name: 'Size' }, detail: 'Large' },
+    { kind: 'selected', element: { role: 'combobox', name: 'Size' }, detail: 'Large' },
     { kind: 'checked', element: { role: 'checkbox', name: 'I agree' } },
     { kind: 'pressed', element: { role: 'textbox', name: 'you@example.com' }, detail: 'Escape' },
     { kind: 'scrolled', detail: 'bottom' },
