@@ -51,11 +51,11 @@ export class ChatService {
 
   /**
    * `origin`: where the message came from (typed in the sidebar, spoken…); `focus`: where on a
-   * long page to read; `tabs`: the tabs the message is about (attached with @).
+   * long page to read; `tabs`: the tabs the message is about (attached with @); `plan`: the user asked for a workflow plan.
    */
-  async send(conversationId: string, text: string, origin: RunOrigin = 'sidebar', about: { focus?: PageFocus; tabs?: TabRef[] } = {}): Promise<{ messageId: string }> {
+  async send(conversationId: string, text: string, origin: RunOrigin = 'sidebar', about: { focus?: PageFocus; tabs?: TabRef[]; plan?: boolean } = {}): Promise<{ messageId: string }> {
     const conversation = await this.idle(conversationId);
-    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now(), ...(about.focus ? { focus: about.focus } : {}), ...(about.tabs?.length ? { tabs: about.tabs } : {}) };
+    const message: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: this.now(), ...(about.focus ? { focus: about.focus } : {}), ...(about.tabs?.length ? { tabs: about.tabs } : {}), ...(about.plan ? { plan: true } : {}) };
     await this.start(conversation, message, origin, () => {
       conversation.messages.push(message);
       if (!conversation.title) conversation.title = titleFrom(text);

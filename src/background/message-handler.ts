@@ -9,6 +9,8 @@ import type { AuditLog } from './permissions/audit-log';
 import type { ToolRegistry } from './tools/registry';
 import type { PolicyStore } from './permissions/policies';
 import type { PermissionPrompter } from './permissions/prompter';
+import type { HandOverControl, PlanControl } from './plans/control';
+import type { VoiceControl } from './voice/control';
 
 export interface HandlerDeps {
   chat: ChatService;
@@ -25,6 +27,16 @@ export interface HandlerDeps {
   openTabs(): Promise<OpenTab[]>;
   /** A deleted conversation's pages stop being recallable. */
   forgetPages?(conversationId: string): void;
+  plans?: PlanControl;
+  handovers?: HandOverControl;
+  voice?: VoiceControl;
+  /** Brings a tab to the front, in its window. */
+  focusTab?(tabId: number): Promise<boolean>;
+}
+
+/** A request for a part this background was built without (a test's handler table). */
+function missing(part: string): never {
+  throw new Error(`${part} is not available.`);
 }
 
 /** Where a request came from: the path of the extension page that sent it (`/options.html`). */
@@ -48,7 +60,7 @@ function settingsFor(from: RequestContext, settings: Settings): Settings {
 /** One handler per request type; the compiler flags a request type without one. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
-    'chat/send': (r) => deps.chat.send(r.conversationId, r.text, 'sidebar', { focus: r.focus, tabs: r.tabs }),
+    'chat/send': (r) => deps.chat.send(r.conversationId, r.text, r.spoken ? 'voice' : 'sidebar', { focus: r.focus, tabs: r.tabs, ...(r.plan ? { plan: true } : {}) }),
     'chat/retry': (r) => deps.chat.retry(r.conversationId),
     'chat/edit': (r) => deps.chat.edit(r.conversationId, r.messageId, r.text),
     'runs/list': async () => deps.chat.runs.list(),
@@ -93,6 +105,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       await deps.audit.clear();
       return { cleared: true as const };
     },
+    'plan/list': (r) => (deps.plans ?? missing('Plans')).list(r.conversationId),
+    'plan/run': (r) => (deps.plans ?? missing('Plans')).run(r.planId, r.plan),
+    'plan/cancel': (r) => (deps.plans ?? missing('Plans')).cancel(r.planId),
+    'plan/stop': (r) => (deps.plans ?? missing('Plans')).stop(r.planId),
+    'plan/retry-step': (r) => (deps.plans ?? missing('Plans')).retryStep(r.planId, r.stepId),
+    'plan/resume': (r) => (deps.plans ?? missing('Plans')).resume(r.planId),
+    'handover/pending': async () => deps.handovers?.pending() ?? [],
+    'handover/continue': async (r) => ({ continued: deps.handovers?.continue(r.id) ?? false }),
+    'tabs/focus': async (r) => ({ focused: (await deps.focusTab?.(r.tabId)) ?? false }),
+    'voice/transcribe': (r) => (deps.voice ?? missing('Voice')).transcribe(r.recording),
+    'voice/test': (r) => (deps.voice ?? missing('Voice')).test(r.voice),
   };
 }
 

@@ -24,7 +24,7 @@ export type UserError = z.infer<typeof UserErrorSchema>;
 export const MessageStatusSchema = z.enum(['streaming', 'complete', 'incomplete', 'stopped', 'error', 'interrupted']);
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
-export const IntentKindSchema = z.enum(['action', 'summarize', 'question', 'follow_up', 'chat']);
+export const IntentKindSchema = z.enum(['action', 'summarize', 'question', 'follow_up', 'chat', 'plan']);
 export type IntentKind = z.infer<typeof IntentKindSchema>;
 
 export const IntentSchema = z.object({ kind: IntentKindSchema, reason: z.string(), by: z.enum(['rules', 'model']) });
@@ -58,6 +58,8 @@ export const UserMessageSchema = z.object({
   focus: PageFocusSchema.optional(),
   /** The tabs the message is about, when not only the active one. */
   tabs: z.array(TabRefSchema).max(MAX_MESSAGE_TABS).optional(),
+  /** The user asked for a workflow plan (the Plan toggle or `/plan`). */
+  plan: z.boolean().optional(),
 });
 
 /** How much of the page an answer was given: shown as "read 34% of this page", with Read on and Pick a section. */
@@ -100,6 +102,8 @@ export const AssistantMessageSchema = z.object({
   toolTier: ToolTierSchema.optional(),
   /** Set when this step's reply had a call that could not run and the model was asked to correct it: the timeline's row. */
   repair: LocalizedSchema.optional(),
+  /** The workflow plan this message shows as a card (its record is kept apart, by id). */
+  planId: z.string().max(100).optional(),
 });
 
 /** One tool call and its outcome: a row in the action timeline and a turn the model reads back. */

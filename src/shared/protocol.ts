@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { ConversationSchema, ErrorTextSchema, MAX_MESSAGE_TABS, PageFocusSchema, TabRefSchema, UserErrorSchema } from './conversation';
 import { LocalizedSchema } from './i18n';
 import { SettingsSchema } from './settings';
+import { PlanRecordSchema, PlanSchema, StepIdSchema, type PlanRecord } from './plan';
+import { RecordingSchema, VoiceSettingsSchema } from './voice';
 import { PolicySchema, RiskSchema, type AuditEntry, type PolicyRule, type Risk } from './permissions';
 
 export const SIDEBAR_PORT = 'sidebar';
@@ -84,6 +86,21 @@ export const OpenTabSchema = z.object({
 });
 export type OpenTab = z.infer<typeof OpenTabSchema>;
 
+/**
+ * A task handed over to the user: it met a login, a captcha or a choice only the user can make.
+ * It waits, its tab in front, until the user presses Continue. `need` is the model's words: text, never markup.
+ */
+export const HandOverSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  conversationId: z.string(),
+  planId: z.string().optional(),
+  stepId: StepIdSchema.optional(),
+  tabId: z.number().int().optional(),
+  need: z.string().max(500),
+});
+export type HandOver = z.infer<typeof HandOverSchema>;
+
 export const ConversationSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number(), messageCount: z.number() });
 export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
 
@@ -98,6 +115,10 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
     text: z.string().min(1).max(100_000),
     focus: PageFocusSchema.optional(),
     tabs: z.array(TabRefSchema).max(MAX_MESSAGE_TABS).optional(),
+    /** The user asked for a plan (the composer's Plan toggle or `/plan`). */
+    plan: z.boolean().optional(),
+    /** Spoken, then transcribed: the run's origin is `voice`. */
+    spoken: z.boolean().optional(),
   }),
   /**
    * The runs under way (sidebar turns now; workflow steps, voice and bridge tasks later), and
@@ -134,6 +155,21 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
     filter: z.object({ tool: z.string().optional(), origin: z.string().optional(), decision: z.enum(['allowed', 'denied']).optional() }).optional(),
   }),
   z.object({ type: z.literal('audit/clear') }),
+  /** Workflow plans: the conversation's plans; approve (with the user's edits), cancel, stop, retry a step, resume. */
+  z.object({ type: z.literal('plan/list'), conversationId: z.string() }),
+  z.object({ type: z.literal('plan/run'), planId: z.string(), plan: PlanSchema.optional() }),
+  z.object({ type: z.literal('plan/cancel'), planId: z.string() }),
+  z.object({ type: z.literal('plan/stop'), planId: z.string() }),
+  z.object({ type: z.literal('plan/retry-step'), planId: z.string(), stepId: StepIdSchema }),
+  z.object({ type: z.literal('plan/resume'), planId: z.string() }),
+  /** A task handed over to the user (login, captcha, a choice) goes on: the user pressed Continue. */
+  z.object({ type: z.literal('handover/pending') }),
+  z.object({ type: z.literal('handover/continue'), id: z.string() }),
+  /** Brings a tab to the front (a link in a plan's answer table). */
+  z.object({ type: z.literal('tabs/focus'), tabId: z.number().int() }),
+  /** Voice: a recording to transcribe with the configured server; the options page's Test. */
+  z.object({ type: z.literal('voice/transcribe'), recording: RecordingSchema }),
+  z.object({ type: z.literal('voice/test'), voice: VoiceSettingsSchema }),
 ]);
 export type UiToBgRequest = z.infer<typeof UiToBgRequestSchema>;
 export type UiRequestType = UiToBgRequest['type'];
@@ -182,6 +218,18 @@ export interface UiReplyMap {
   'sensitive-sites/set': string[];
   'audit/list': AuditEntry[];
   'audit/clear': { cleared: true };
+  'plan/list': PlanRecord[];
+  'plan/run': PlanRecord;
+  'plan/cancel': PlanRecord;
+  'plan/stop': PlanRecord;
+  'plan/retry-step': PlanRecord;
+  'plan/resume': PlanRecord;
+  'handover/pending': HandOver[];
+  'handover/continue': { continued: boolean };
+  'tabs/focus': { focused: boolean };
+  'voice/transcribe': { text: string };
+  /** `text`: what the server made of the test sound. */
+  'voice/test': { text: string; ms: number };
 }
 
 // ── Background → sidebar events ─────────────────────────────────────────────────────────────
@@ -204,6 +252,10 @@ export const BgToUiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('runs/changed'), runs: z.array(RunInfoSchema) }),
   z.object({ type: z.literal('permission/requested'), request: PermissionRequestSchema }),
   z.object({ type: z.literal('permission/resolved'), id: z.string() }),
+  /** A plan's whole record, each time it or one of its steps changes. */
+  z.object({ type: z.literal('plan/updated'), plan: PlanRecordSchema }),
+  z.object({ type: z.literal('handover/requested'), request: HandOverSchema }),
+  z.object({ type: z.literal('handover/resolved'), id: z.string() }),
   z.object({
     type: z.literal('chat/error'),
     conversationId: z.string(),

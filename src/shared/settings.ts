@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PlanSettingsSchema } from './plan-settings';
+import { DEFAULT_VOICE_SETTINGS, VoiceSettingsSchema } from './voice';
 
 /** Which kind of server the user points FoxAgent at. */
 export const ProviderKindSchema = z.enum(['ollama', 'openai', 'openrouter', 'openai-compatible']);
@@ -50,6 +52,10 @@ export const SettingsSchema = z.object({
    * says and over the known-models table (OpenAI-compatible servers mostly say nothing).
    */
   modelVision: z.record(z.string().max(300), z.boolean()).default({}),
+  /** Voice commands: the transcription server (its key bound like the model key), sending, spoken replies. */
+  voice: VoiceSettingsSchema.default(DEFAULT_VOICE_SETTINGS),
+  /** Workflow plans: approval of read-only plans, the tabs a plan opened, concurrency. */
+  plans: PlanSettingsSchema.default(PlanSettingsSchema.parse({})),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -61,6 +67,8 @@ export const DEFAULT_SETTINGS: Settings = {
   modelContext: {},
   modelToolTier: {},
   modelVision: {},
+  voice: DEFAULT_VOICE_SETTINGS,
+  plans: PlanSettingsSchema.parse({}),
 };
 
 /** Settings as stored: fields an older or partly written copy lacks are filled in from the defaults. */

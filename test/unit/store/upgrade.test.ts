@@ -13,6 +13,8 @@ import { AuditLog } from '../../../src/background/permissions/audit-log';
 import { PolicyStore } from '../../../src/background/permissions/policies';
 import type { Conversation } from '../../../src/shared/conversation';
 import { loadSettings } from '../../../src/shared/settings-store';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { DEFAULT_VOICE_SETTINGS } from '../../../src/shared/voice';
 import { KEYS, MIGRATIONS, SCHEMA_VERSION, Store, type StoreProblem } from '../../../src/shared/store';
 import { useDraft } from '../../../src/sidebar/stores/draft';
 import { MemoryStorage } from '../../support/memory-storage';
@@ -40,8 +42,8 @@ test('after the upgrade every store loads what the old version stored, and nothi
   const { store, problems } = await upgraded();
 
   // Settings, with the key and the base URL it is bound to.
-  // Fields added to the settings since then take their defaults (no context windows, tool sets or image settings set by the user).
-  expect(await loadSettings(store)).toEqual({ ...(stored(KEYS.settings) as object), modelContext: {}, modelToolTier: {}, modelVision: {} });
+  // Fields added to the settings since then take their defaults (no context windows, tool sets or image settings set by the user; voice and plans as shipped).
+  expect(await loadSettings(store)).toEqual({ ...(stored(KEYS.settings) as object), modelContext: {}, modelToolTier: {}, modelVision: {}, voice: DEFAULT_VOICE_SETTINGS, plans: DEFAULT_SETTINGS.plans });
   expect((await loadSettings(store)).provider).toMatchObject({ kind: 'openai-compatible', apiKey: 'sk-test-0123456789', keyFor: 'http://127.0.0.1:1234/v1' });
 
   // Conversations: the index, the open one, each conversation whole.
