@@ -41,5 +41,8 @@ test('the rules read a bounded head of a long message, in bounded time', () => {
   const started = performance.now();
   expect(classifyByRules(long, false)?.kind).not.toBe('plan');
   expect(classifyByRules(`copy ${'from the a tab '.repeat(20_000)}`, false)?.kind).not.toBe('plan');
+  // The worst the copy rule can meet: a head full of "copy" and "from … tab" with no target.
+  expect(classifyByRules('copy from the x tab '.repeat(40), false)?.kind).not.toBe('plan');
+  expect(classifyByRules('compare on the '.repeat(60), false)?.kind).not.toBe('plan');
   expect(performance.now() - started).toBeLessThan(200);
 });
