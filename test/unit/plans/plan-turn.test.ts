@@ -123,3 +123,18 @@ test('without a plans service, a multi-tab request runs as an action does: the a
   expect(offered).not.toContain(PROPOSE_PLAN);
   expect(conversation.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Compared.' });
 });
+
+test('Stop while the planner is thinking ends the turn as stopped: nothing is proposed, no error', async () => {
+  const { starter, got } = recordingStarter();
+  const { store, chat, events } = setup(starter);
+  server.script({ toolCalls: [{ name: PROPOSE_PLAN, arguments: proposed }], delayMs: 300 });
+  const conversation = await store.create();
+  await chat.send(conversation.id, 'Compare the price of this kettle on these three shops');
+  for (let i = 0; i < 100 && !server.chatRequests().length; i++) await new Promise((r) => setTimeout(r, 5));
+  expect(chat.stop(conversation.id)).toBe(true);
+  await settled(chat, conversation.id);
+  expect(got).toEqual([]);
+  expect(events.filter((e) => e.type === 'chat/error')).toEqual([]);
+  const saved = (await store.get(conversation.id))!;
+  expect(saved.messages.map((m) => m.role)).toEqual(['user']);
+});

@@ -85,6 +85,19 @@ test.each(['ollama', 'openai'] as const)('%s: an invalid plan gets one repair ro
   expect(repair).toContain(`Call ${PROPOSE_PLAN} again with the whole plan corrected.`);
 });
 
+test('text mode: a broken plan is answered in text with its problems, and the corrected call is taken', async () => {
+  const noTitle = { steps: comparison.steps };
+  const call = (args: object) => `<tool_call>\n${JSON.stringify({ name: PROPOSE_PLAN, arguments: args })}\n</tool_call>`;
+  server.script({ text: call(noTitle) }, { text: call(comparison) });
+  expect(await plan('ollama', 'gemma:2b', 'xml')).toEqual(expected);
+  const second = server.chatRequests()[1]!;
+  expect(second.body.tools).toBeUndefined();
+  const last = second.body.messages.at(-1) as { role: string; content: string };
+  expect(last.role).toBe('user');
+  expect(last.content).toContain('title:');
+  expect(last.content).toContain(`Call ${PROPOSE_PLAN} again with the whole plan corrected.`);
+});
+
 test('a reply in prose, without the call, is asked once for the call', async () => {
   server.script({ text: 'Sure, I will compare them.' }, { toolCalls: [{ name: PROPOSE_PLAN, arguments: comparison }] });
   expect(await plan('openai')).toEqual(expected);
