@@ -5,6 +5,7 @@
  * shows them to the model, and the plans service to the user.
  */
 import type { Plan, PlanStep } from '../../shared/plan';
+import { clip } from './clip';
 
 /** `restriction`: why FoxAgent cannot work in that tab (a browser page, a restricted site), as `OpenTab` says. */
 export function checkPlan(plan: Plan, tabs: readonly { id: number; restriction?: string }[]): string[] {
@@ -65,7 +66,7 @@ function tabProblems(step: PlanStep, byId: ReadonlyMap<string, PlanStep>, open: 
       if (!open.has(tab.tabId)) return [`Step "${step.id}" works in tab ${tab.tabId}, which is not open; use one of the open tabs' ids or a URL.`];
       return open.get(tab.tabId) === undefined ? [] : [`Step "${step.id}" works in tab ${tab.tabId}, a page FoxAgent cannot work in; use another tab or a URL.`];
     case 'url':
-      return webOrigin(tab.url) ? [] : [`Step "${step.id}" opens "${clip(tab.url)}", which is not an http or https address.`];
+      return webOrigin(tab.url) ? [] : [`Step "${step.id}" opens "${clip(tab.url, 80)}", which is not an http or https address.`];
     case 'from_step': {
       if (!step.dependsOn.includes(tab.stepId)) return [`Step "${step.id}" takes its URL from step "${tab.stepId}", so it must list "${tab.stepId}" in dependsOn.`];
       const source = byId.get(tab.stepId);
@@ -112,8 +113,4 @@ function findCycle(steps: readonly PlanStep[], byId: ReadonlyMap<string, PlanSte
     if (cycle) return cycle;
   }
   return undefined;
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
