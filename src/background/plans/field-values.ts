@@ -44,7 +44,7 @@ function numberOf(raw: unknown): Coerced {
  * The first number written in a text, with either decimal convention: the last of `.` and `,` is
  * the decimal mark when both appear; one mark alone is a thousands separator when it appears more
  * than once or is followed by exactly three digits, else the decimal mark. Spaces and apostrophes
- * group thousands.
+ * group thousands. A mark before the first digit starts the fraction (".99" is 0.99).
  */
 export function parseNumber(text: string): number | undefined {
   let start = -1;
@@ -61,6 +61,11 @@ export function parseNumber(text: string): number | undefined {
   let token = text.slice(start, end).replace(/[.,'’\s\u00a0\u202f]+$/, '');
   const negative = /[-−]\s*$/.test(text.slice(Math.max(0, start - 2), start));
   token = token.replace(/['’\s\u00a0\u202f]/g, '');
+  // A mark right before the first digit is a decimal mark with its zero left out ("$.99").
+  if (start > 0 && /[.,]/.test(text[start - 1]!) && /^\d+$/.test(token)) {
+    const value = Number(`0.${token}`);
+    return negative ? -value : value;
+  }
   const lastDot = token.lastIndexOf('.');
   const lastComma = token.lastIndexOf(',');
   let decimal: '.' | ',' | undefined;

@@ -20,6 +20,7 @@ test.each([
   ['1,299', 1299],
   ['1.000.000', 1000000],
   ['Price: $ 0.99 incl. VAT', 0.99],
+  ['Only $.99 today', 0.99],
   ['-5', -5],
   ['3 to 5 days', 3],
 ])('number: %j is %d', (text, value) => {
