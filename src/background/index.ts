@@ -19,6 +19,8 @@ import { PermissionPrompter } from './permissions/prompter';
 import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
 import { createToolRegistry } from './tools';
+import { createVoiceService } from './voice/service';
+import { toWhisperWav } from './voice/wav-convert';
 
 // The one store over extension storage; its layout is migrated before anything reads it.
 const store = new Store(browser.storage.local, { migrations: MIGRATIONS, changes: browser.storage.onChanged });
@@ -62,6 +64,7 @@ const handlers = createHandlers({
   forgetPages: (conversationId) => reader.forget(conversationId),
   currentPage: () => currentPage(browser.tabs, extensionOrigin),
   openTabs: () => openTabs(browser.tabs, extensionOrigin),
+  voice: createVoiceService({ settings: async () => (await loadSettings(store)).voice, fetch: (...args) => fetch(...args), toWav: toWhisperWav }),
 });
 const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
 
