@@ -7,7 +7,9 @@ export type Inline =
   | { type: 'text'; text: string }
   | { type: 'code'; text: string }
   | { type: 'strong' | 'em' | 'del'; children: Inline[] }
-  | { type: 'link'; href: string; children: Inline[] };
+  | { type: 'link'; href: string; children: Inline[] }
+  /** A link to one of the browser's tabs (`foxagent:tab/<id>`, written by a plan's answer): shown as a button that focuses it. */
+  | { type: 'tab'; tabId: number; children: Inline[] };
 
 export type Block =
   | { type: 'heading'; level: number; children: Inline[] }
@@ -24,6 +26,14 @@ const SAFE_SCHEMES = /^(https?:|mailto:)/i;
 export function safeHref(raw: string): string | undefined {
   const href = raw.trim().replace(/^<|>$/g, '');
   return SAFE_SCHEMES.test(href) ? href : undefined;
+}
+
+const TAB_HREF = /^foxagent:tab\/(\d{1,10})$/;
+
+/** The tab a `foxagent:tab/<id>` link names; any other `foxagent:` address is no link at all. */
+export function tabOfHref(raw: string): number | undefined {
+  const found = TAB_HREF.exec(raw.trim());
+  return found ? Number(found[1]) : undefined;
 }
 
 /** Deeper nesting (emphasis in links in emphasis…, quotes in lists in quotes…) is shown as text. */
@@ -127,9 +137,11 @@ export function parseInline(text: string, depth = 0): Inline[] {
         }
         if (link) {
           const href = safeHref(link.href);
+          const tabId = tabOfHref(link.href);
           const label = parseInline(text.slice(i + 1, close), depth + 1);
           flush();
           if (href) out.push({ type: 'link', href, children: label });
+          else if (tabId !== undefined) out.push({ type: 'tab', tabId, children: label });
           else out.push(...label);
           i = link.end;
           continue;
