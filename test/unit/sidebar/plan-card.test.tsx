@@ -258,6 +258,25 @@ describe('live view', () => {
   });
 });
 
+describe('each plan status', () => {
+  test.each([
+    ['proposed', 'Waiting for your approval. Nothing runs until you press Run.', ['plan-run', 'plan-edit', 'plan-cancel']],
+    ['running', 'Running.', ['plan-stop']],
+    ['done', 'Finished.', []],
+    ['failed', 'Ended with failures.', []],
+    ['stopped', 'Stopped.', []],
+    ['cancelled', 'Cancelled: nothing ran.', []],
+    ['interrupted', 'Interrupted: the extension restarted before the plan finished. Resume goes on from the first unfinished step.', ['plan-resume']],
+  ] as const)('%s: says so, and offers only what fits', async (status, words, buttons) => {
+    plans = [record({ status })];
+    await renderApp();
+    await waitFor(() => expect(card().getAttribute('data-status')).toBe(status));
+    expect(within(card()).getByTestId('plan-status').textContent).toBe(words);
+    const offered = ['plan-run', 'plan-edit', 'plan-cancel', 'plan-stop', 'plan-resume'].filter((id) => within(card()).queryByTestId(id));
+    expect(offered).toEqual(buttons);
+  });
+});
+
 describe('words from pages and models are text', () => {
   const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>**bold** [x](javascript:alert(1))';
 
