@@ -5,15 +5,17 @@
  * shows them to the model, and the plans service to the user.
  */
 import type { Plan, PlanStep } from '../../shared/plan';
+import { clip } from './clip';
 
-export function checkPlan(plan: Plan, tabs: readonly { id: number }[]): string[] {
+/** `restriction`: why FoxAgent cannot work in that tab (a browser page, a restricted site), as `OpenTab` says. */
+export function checkPlan(plan: Plan, tabs: readonly { id: number; restriction?: string }[]): string[] {
   const problems: string[] = [];
   const byId = new Map<string, PlanStep>();
   for (const step of plan.steps) {
     if (byId.has(step.id)) problems.push(`Two steps have the id "${step.id}"; each step needs its own id.`);
     else byId.set(step.id, step);
   }
-  const open = new Set(tabs.map((tab) => tab.id));
+  const open = new Map(tabs.map((tab) => [tab.id, tab.restriction]));
   for (const step of plan.steps) {
     problems.push(...dependencyProblems(step, byId), ...tabProblems(step, byId, open), ...fieldProblems(step));
   }
@@ -57,13 +59,14 @@ function dependencyProblems(step: PlanStep, byId: ReadonlyMap<string, PlanStep>)
   return problems;
 }
 
-function tabProblems(step: PlanStep, byId: ReadonlyMap<string, PlanStep>, open: ReadonlySet<number>): string[] {
+function tabProblems(step: PlanStep, byId: ReadonlyMap<string, PlanStep>, open: ReadonlyMap<number, string | undefined>): string[] {
   const tab = step.tab;
   switch (tab.kind) {
     case 'tab':
-      return open.has(tab.tabId) ? [] : [`Step "${step.id}" works in tab ${tab.tabId}, which is not open; use one of the open tabs' ids or a URL.`];
+      if (!open.has(tab.tabId)) return [`Step "${step.id}" works in tab ${tab.tabId}, which is not open; use one of the open tabs' ids or a URL.`];
+      return open.get(tab.tabId) === undefined ? [] : [`Step "${step.id}" works in tab ${tab.tabId}, a page FoxAgent cannot work in; use another tab or a URL.`];
     case 'url':
-      return webOrigin(tab.url) ? [] : [`Step "${step.id}" opens "${clip(tab.url)}", which is not an http or https address.`];
+      return webOrigin(tab.url) ? [] : [`Step "${step.id}" opens "${clip(tab.url, 80)}", which is not an http or https address.`];
     case 'from_step': {
       if (!step.dependsOn.includes(tab.stepId)) return [`Step "${step.id}" takes its URL from step "${tab.stepId}", so it must list "${tab.stepId}" in dependsOn.`];
       const source = byId.get(tab.stepId);
@@ -110,8 +113,4 @@ function findCycle(steps: readonly PlanStep[], byId: ReadonlyMap<string, PlanSte
     if (cycle) return cycle;
   }
   return undefined;
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

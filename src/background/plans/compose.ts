@@ -8,6 +8,7 @@
  */
 import type { FieldValue, PlanRecord, PlanStep, StepStatus } from '../../shared/plan';
 import { webOrigin } from './check';
+import { clip } from './clip';
 
 const MISSING = '—';
 const CELL_CHARS = 200;
@@ -115,8 +116,4 @@ export function formatValue(value: Exclude<FieldValue, null>): string {
  */
 export function escapeMarkdown(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]~|>]/g, (ch) => `\\${ch}`);
-}
-
-function clip(text: string, chars: number): string {
-  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
 }

@@ -6,6 +6,7 @@
  * function looks at a bounded head of its input, once.
  */
 import type { FieldType, FieldValue } from '../../shared/plan';
+import { clip } from './clip';
 
 export type Coerced = { ok: true; value: FieldValue } | { ok: false; problem: string };
 
@@ -36,7 +37,7 @@ function numberOf(raw: unknown): Coerced {
   if (typeof raw === 'number') return Number.isFinite(raw) ? { ok: true, value: raw } : { ok: false, problem: 'give a finite number' };
   if (typeof raw !== 'string') return { ok: false, problem: 'give a number' };
   const value = parseNumber(raw.slice(0, HEAD));
-  return value === undefined ? { ok: false, problem: `"${clip(raw)}" is not a number; give the number alone, e.g. 1299.5` } : { ok: true, value };
+  return value === undefined ? { ok: false, problem: `"${clip(raw, 60)}" is not a number; give the number alone, e.g. 1299.5` } : { ok: true, value };
 }
 
 /**
@@ -85,7 +86,7 @@ function booleanOf(raw: unknown): Coerced {
   const word = String(raw).trim().toLowerCase();
   if (['true', 'yes', '1'].includes(word)) return { ok: true, value: true };
   if (['false', 'no', '0'].includes(word)) return { ok: true, value: false };
-  return { ok: false, problem: `"${clip(String(raw))}" is not true or false` };
+  return { ok: false, problem: `"${clip(String(raw), 60)}" is not true or false` };
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -98,7 +99,7 @@ const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 /** A calendar date as `YYYY-MM-DD`: ISO, `3.5.2024`, `3 May 2024`, `May 3, 2024`, or `03/05/2024` when the order is clear. */
 function dateOf(raw: string): Coerced {
   const text = raw.trim().slice(0, HEAD);
-  const fail = (why = 'give it as YYYY-MM-DD'): Coerced => ({ ok: false, problem: `"${clip(raw)}" is not a date I can read; ${why}` });
+  const fail = (why = 'give it as YYYY-MM-DD'): Coerced => ({ ok: false, problem: `"${clip(raw, 60)}" is not a date I can read; ${why}` });
   let m: RegExpExecArray | null;
   let ymd: [number, number, number] | undefined;
   if ((m = ISO.exec(text))) ymd = [+m[1]!, +m[2]!, +m[3]!];
@@ -133,9 +134,5 @@ function urlOf(raw: string): Coerced {
   } catch {
     // Not absolute: said below.
   }
-  return { ok: false, problem: `"${clip(raw)}" is not an absolute http(s) address; give the whole address, starting with https://` };
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return { ok: false, problem: `"${clip(raw, 60)}" is not an absolute http(s) address; give the whole address, starting with https://` };
 }

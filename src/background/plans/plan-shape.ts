@@ -3,7 +3,8 @@
  * so small models manage it), and a tolerant reading of what models actually send before
  * `PlanSchema` checks it. The reading accepts only what is unambiguous: `depends_on` for
  * `dependsOn`, ids as numbers, a tab as a bare id or address, a tab object without its `kind`,
- * fields as "name: type" strings or a `{ name: type }` map. Anything else is left for the schema
+ * fields as "name: type" strings or a `{ name: type }` map, "Delivery time" for `delivery_time`,
+ * `float` for `number`, `click` for `interact`. Anything else is left for the schema
  * to reject, and the model is told why.
  */
 import { FieldTypeSchema, MAX_PLAN_STEPS } from '../../shared/plan';
@@ -81,7 +82,7 @@ function normaliseStep(raw: unknown): unknown {
   if (typeof step.id === 'number') step.id = String(step.id);
   if (step.goal === undefined && typeof step.task === 'string') step.goal = step.task;
   if (step.dependsOn !== undefined) step.dependsOn = idList(step.dependsOn);
-  if (typeof step.may === 'string') step.may = [step.may];
+  if (step.may !== undefined) step.may = mayList(step.may);
   step.tab = tabOf(step);
   if (step.fields !== undefined) step.fields = fieldList(step.fields);
   return step;
@@ -123,14 +124,41 @@ function tabOf(step: Json): unknown {
 
 function fieldList(value: unknown): unknown {
   // {"price": "number", "currency": "string"}
-  if (isObject(value)) return Object.entries(value).map(([name, type]) => ({ name, type }));
+  if (isObject(value)) return Object.entries(value).map(([name, type]) => fieldOf({ name, type }));
   if (!Array.isArray(value)) return value;
   return value.map((field) => {
     // "price: number"
     if (typeof field === 'string') {
       const [name, type] = field.split(':').map((part) => part.trim());
-      return type ? { name, type } : field;
+      return type ? fieldOf({ name, type }) : field;
     }
-    return field;
+    return isObject(field) ? fieldOf(field) : field;
   });
+}
+
+/** Other words models use for a field's type. */
+const TYPE_WORDS: Record<string, string> = { float: 'number', int: 'number', integer: 'number', decimal: 'number', double: 'number', price: 'number', text: 'string', str: 'string', bool: 'boolean', link: 'url', uri: 'url', href: 'url', datetime: 'date' };
+
+function fieldOf(field: Json): Json {
+  const out = { ...field };
+  // "Delivery time" → delivery_time, when that is a field name.
+  if (typeof out.name === 'string') {
+    const name = out.name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    if (/^[a-z][a-z0-9_]{0,39}$/.test(name)) out.name = name;
+  }
+  if (typeof out.type === 'string') {
+    const type = out.type.trim().toLowerCase();
+    out.type = TYPE_WORDS[type] ?? type;
+  }
+  return out;
+}
+
+/** Actions named by what they do: clicking, typing… is `interact`; reading needs no permission. */
+const MAY_WORDS: Record<string, string | undefined> = { click: 'interact', fill: 'interact', type: 'interact', select: 'interact', submit: 'interact', write: 'interact', navigation: 'navigate', read: undefined, none: undefined };
+
+function mayList(value: unknown): unknown {
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list)) return list;
+  const kinds = list.map((item) => (typeof item === 'string' && item.toLowerCase() in MAY_WORDS ? MAY_WORDS[item.toLowerCase()] : item)).filter((item) => item !== undefined);
+  return [...new Set(kinds)];
 }

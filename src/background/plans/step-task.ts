@@ -9,6 +9,7 @@ import { agentPrompt } from '../agent/prompts';
 import { defuse } from '../agent/untrusted';
 import type { LlmMessage } from '../llm/types';
 import { RETURN_FIELDS } from './step-tools';
+import { clip } from './clip';
 
 export interface StepContext {
   tab: { id: number; title: string; url: string };
@@ -61,8 +62,4 @@ function inputsNote(inputs: Record<string, FieldRecord>): string[] {
     ...lines,
     DATA_END,
   ];
-}
-
-function clip(text: string, chars: number): string {
-  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
 }

@@ -55,6 +55,12 @@ test('from_step must name a dependency and a url field that step returns', () =>
   ]);
 });
 
+test('a tab FoxAgent cannot work in is refused with its own reason', () => {
+  const p = plan([read('a', 5)]);
+  const withBrowserPage: { id: number; url: string; restriction?: string }[] = [...tabs, { id: 5, url: 'about:preferences', restriction: 'a browser page' }];
+  expect(checkPlan(p, withBrowserPage)).toEqual(['Step "a" works in tab 5, a page FoxAgent cannot work in; use another tab or a URL.']);
+});
+
 test('a field returned twice by one step is a problem', () => {
   const p = plan([{ ...read('a', 3), fields: [{ name: 'price', type: 'number' }, { name: 'price', type: 'string' }] }]);
   expect(checkPlan(p, tabs)).toEqual(['Step "a" returns the field "price" twice.']);
