@@ -70,8 +70,9 @@ export class RunRegistry {
     const conflicting = [...this.runs.values()].some((e) => e.run.conversationId === spec.conversationId && (spec.group === undefined || e.run.group !== spec.group));
     if (conflicting) throw new RunConflict(spec.conversationId);
     const controller = new AbortController();
+    const id = this.newId();
     const run: Run<E> = {
-      id: this.newId(),
+      id,
       origin: spec.origin,
       conversationId: spec.conversationId,
       tabs: spec.tabs,
@@ -79,7 +80,7 @@ export class RunRegistry {
       budget: spec.budget ?? {},
       startedAt: this.now(),
       signal: controller.signal,
-      scope: { openedTabs: new Set(), ...(spec.tabs ? { allowedTabs: new Set(spec.tabs) } : {}) },
+      scope: { runId: id, openedTabs: new Set(), ...(spec.tabs ? { allowedTabs: new Set(spec.tabs) } : {}) },
       sink: spec.sink,
     };
     this.runs.set(run.id, { run: run as Run, controller });

@@ -31,6 +31,8 @@ export interface TaskState {
    * through without asking (deny rules and grants "for this task" still apply).
    */
   confirmActions?: boolean;
+  /** The run the task belongs to (set by the run registry). */
+  runId?: string;
   /** The workflow plan step this run is: the audit log names the plan and the step of each call. */
   planStep?: { planId: string; stepId: string };
   /** What approving the step's plan lets through without asking (see `PlanGrant`). */
