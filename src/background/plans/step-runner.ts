@@ -29,7 +29,8 @@ export interface StepCore {
 
 export interface StepRunnerDeps {
   runs: RunRegistry;
-  session(): Promise<Session>;
+  /** The provider, settings and model of the plan's conversation. */
+  session(conversationId: string): Promise<Session>;
   tools: ToolRegistry;
   gate: PermissionGate;
   vision?: PageLooker;
@@ -93,7 +94,7 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
   const signal = AbortSignal.any([run.signal, job.signal, closed]);
   const stepTools = deps.core.withStepTools(deps.tools, job.step);
   try {
-    const session = await deps.session();
+    const session = await deps.session(job.conversationId);
     const outcome = await runAgentLoop(
       {
         conversationId: job.conversationId,

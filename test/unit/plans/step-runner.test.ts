@@ -81,7 +81,7 @@ function setup(api: 'ollama' | 'openai', tools = pageWorld().tools) {
   runs.subscribe((l) => listed.push(l));
   const runStep = createStepRunner({
     runs,
-    session: async () => ({ router: routerFor(server.url, api), settings: DEFAULT_SETTINGS, model: 'qwen3:4b' }),
+    session: async (conversationId) => ({ router: routerFor(server.url, api), settings: DEFAULT_SETTINGS, model: conversationId === 'conv-1' ? 'qwen3:4b' : 'unknown' }),
     tools,
     gate,
     tabs: new StepTabs(browser.api, async () => 2),
