@@ -21,7 +21,6 @@ import type { LlmRouter } from '../llm/router';
 import type { PermissionGate } from '../permissions/gate';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnRecorder } from '../turn-recorder';
-import type { PlanStarter } from '../plans/control';
 import type { Run } from './registry';
 import { routeTurn } from './turn-router';
 
@@ -79,8 +78,6 @@ export interface TurnDeps {
   page?: PageAccess;
   /** The page's layout facts, for the vision fallback. */
   vision?: PageLooker;
-  /** Where a plan the turn made goes (the plans service); without it a plan request is answered as an action. */
-  plans?: PlanStarter;
   now: () => number;
 }
 
