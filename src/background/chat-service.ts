@@ -4,6 +4,7 @@ import type { BgToUiEvent } from '../shared/protocol';
 import type { ConversationStore } from './conversations';
 import { LlmError } from './llm/errors';
 import type { PermissionGate } from './permissions/gate';
+import type { PlanStarter } from './plans/control';
 import { RunConflict, RunRegistry, type RunOrigin } from './runs/registry';
 import { TurnRunner, type PageAccess, type Session } from './runs/turn';
 import type { ToolRegistry } from './tools/registry';
@@ -22,6 +23,8 @@ export interface ChatServiceDeps {
   page?: PageAccess;
   /** The page's layout facts, for the vision fallback. */
   vision?: PageLooker;
+  /** Where plans a turn makes go (the plans service). */
+  plans?: PlanStarter;
   /** Where runs are registered; one is made when none is given. */
   runs?: RunRegistry;
   now?: () => number;
@@ -42,7 +45,7 @@ export class ChatService {
     this.runs = deps.runs ?? new RunRegistry(this.now);
     // Every open sidebar keeps the list of runs: which chats are working, and what Stop stops.
     this.runs.subscribe((runs) => deps.emit({ type: 'runs/changed', runs }));
-    this.turns = new TurnRunner({ emit: deps.emit, session: deps.session, tools: deps.tools, gate: deps.gate, page: deps.page, vision: deps.vision, now: this.now });
+    this.turns = new TurnRunner({ emit: deps.emit, session: deps.session, tools: deps.tools, gate: deps.gate, page: deps.page, vision: deps.vision, plans: deps.plans, now: this.now });
   }
 
   isRunning(conversationId: string): boolean {

@@ -17,9 +17,32 @@ const RULES: readonly Rule[] = [
 const QUESTION = /\?\s*$|^(what|who|whom|whose|when|where|why|how|which|is|are|was|were|do|does|did|can|could|should|would|will|has|have|tell me|explain|describe|list|show me|compare|translate|define)\b/i;
 const FOLLOW_UP = /^(and|also|more|why|how so|what about|and the|the (first|second|third|last|other) one|go on|continue|elaborate|explain (that|more)|really|which one|same (for|with))\b|^\W*(more|why|ok and|and then)\W*$/i;
 
+const COUNT = '(?:\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|few)';
+const SITES = '(?:shops|stores|sites|websites|retailers|marketplaces)';
+
+/**
+ * Requests that span tabs: a workflow plan. A question about "these two tabs" is not among them:
+ * it is answered from the pages in one call. Looked for in the first characters of a message.
+ */
+const PLAN_RULES: readonly { pattern: RegExp; reason: string }[] = [
+  { pattern: new RegExp(`\\bcompare\\b.{1,200}?\\b(?:on|across|at|from|between|in) (?:these|those|the|my|both|all)(?: ${COUNT})? ${SITES}\\b`, 'i'), reason: 'compares across several sites' },
+  { pattern: new RegExp(`\\bopen (?:the )?(?:first|top|next) ${COUNT} (?:results|links|hits|articles|items|pages|products)\\b.{0,40}?\\b(?:and|then)\\b`, 'i'), reason: 'opens several results and works through each' },
+  { pattern: /\bopen (?:each|every|all(?: of)?(?: the)?) (?:results?|links?|articles?|products?)\b/i, reason: 'opens several results and works through each' },
+  { pattern: new RegExp(`\\b(?:for|in|on|from) (?:each|every)(?: of)?(?: the| my| these| those)?(?: ${COUNT})?(?: open)? (?:tabs?|${SITES}|shop|store|site|website)\\b`, 'i'), reason: 'works through each tab or site' },
+  { pattern: /\b(?:in|across|from|on) all(?: of)?(?: my| the| these| those)?(?: open)? tabs\b/i, reason: 'works in all open tabs' },
+  { pattern: /\b(?:copy|transfer|move|take|bring)\b.{1,80}?\bfrom (?:the |my |this |that )?(?:[\w-]+ ){0,2}tab\b.{0,80}?\b(?:into|to|onto|in) (?:the |this |that |my )?(?:[\w-]+ ){0,3}(?:tab|form|page)\b/i, reason: 'copies from one tab into another' },
+];
+
+/** Characters of a message the plan rules read: a request says what it wants early. */
+const PLAN_HEAD = 600;
+
 /** The clear cases, decided without a model call. Undefined when the message is ambiguous. */
 export function classifyByRules(text: string, hasHistory: boolean): Intent | undefined {
   const clean = text.trim();
+  const head = clean.slice(0, PLAN_HEAD);
+  for (const rule of PLAN_RULES) {
+    if (rule.pattern.test(head)) return { kind: 'plan', reason: rule.reason, by: 'rules' };
+  }
   for (const rule of RULES) {
     if (rule.pattern.test(clean)) return { kind: rule.kind, reason: rule.reason, by: 'rules' };
   }

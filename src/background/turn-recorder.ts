@@ -50,6 +50,16 @@ export class TurnRecorder {
     return Boolean(this.current?.content);
   }
 
+  /** The id of the assistant message the turn's next words go into (opened now when none is). */
+  assistantId(): string {
+    return (this.current ?? this.openAssistant()).id;
+  }
+
+  /** The workflow plan the turn's message shows as a card. */
+  setPlan(planId: string): void {
+    (this.current ?? this.openAssistant()).planId = planId;
+  }
+
   /** Opens the assistant message the next text goes into. */
   async begin(): Promise<void> {
     this.openAssistant();
@@ -169,7 +179,7 @@ export class TurnRecorder {
 
   /** Steps that produced neither text nor calls leave no empty bubble behind. */
   private dropEmptyAssistants(): void {
-    const keep = this.conversation.messages.filter((m) => !(m.role === 'assistant' && !m.content && !m.toolCalls?.length && !m.error && !m.repair));
+    const keep = this.conversation.messages.filter((m) => !(m.role === 'assistant' && !m.content && !m.toolCalls?.length && !m.error && !m.repair && !m.planId));
     this.conversation.messages.splice(0, this.conversation.messages.length, ...keep);
   }
 

@@ -56,7 +56,7 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   if (!checked.ok) return refuse('failed', checked.error, previewOf(say('previewInvalidArguments')));
   const { tool, args } = checked;
   const signature = signatureOf(call.name, args);
-  const earlier = tool.risk === 'read' || tool.repeatable || tool.name === 'done' ? undefined : deps.dedup.find(signature);
+  const earlier = tool.risk === 'read' || tool.repeatable || tool.ends ? undefined : deps.dedup.find(signature);
   if (earlier !== undefined) {
     const content = `Not repeated: you made this exact call just before. Its result was: ${earlier}\nDo the next step instead, or call done if the task is finished.`;
     return refuse('skipped', content, previewOf(say('previewRepeated')));
@@ -76,7 +76,8 @@ export async function executeCall(call: ToolCall, scope: CallScope, deps: CallDe
   report('running', { masked });
   const started = now();
   const reply = await runWithTimeout(() => tool.run(args, { signal: combined(signal, tool.timeoutMs), conversationId: scope.conversationId, task: scope.task }), tool.timeoutMs, signal);
-  const result = settle(reply, deps.limits.toolResultChars);
+  // A tool that ends the task (done, return_fields) ends it when it succeeds, with its text as the summary.
+  const result = settle(tool.ends && reply.ok ? { ...reply, final: true } : reply, deps.limits.toolResultChars);
   const durationMs = now() - started;
   const preview = result.preview ?? firstLine(result.text);
   report(result.ok ? 'done' : 'failed', { content: result.text, preview, previewText: result.previewText, durationMs, masked, ...(hasRichParts(result.parts) ? { parts: result.parts } : {}) });

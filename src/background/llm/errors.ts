@@ -26,6 +26,8 @@ export type LlmErrorCode =
   | 'storage_failed'
   /** The stored API key was saved for another server than the settings now name. */
   | 'key_mismatch'
+  /** The planner's plan stayed invalid after one repair round. */
+  | 'plan_invalid'
   | 'aborted';
 
 /**

@@ -19,8 +19,10 @@ import { pageBudgetChars } from '../page/question-context';
 import { LlmError } from '../llm/errors';
 import type { LlmRouter } from '../llm/router';
 import type { PermissionGate } from '../permissions/gate';
+import type { PlanStarter } from '../plans/control';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnRecorder } from '../turn-recorder';
+import { planTurn } from './plan-turn';
 import type { Run } from './registry';
 import { routeTurn } from './turn-router';
 
@@ -78,11 +80,14 @@ export interface TurnDeps {
   page?: PageAccess;
   /** The page's layout facts, for the vision fallback. */
   vision?: PageLooker;
+  /** Where a plan the turn makes goes; without it, a request for a plan is run as an action. */
+  plans?: PlanStarter;
   now: () => number;
 }
 
 /** The intent of a message no rule classified, until the answering call says. */
 const UNDECIDED: Intent = { kind: 'question', reason: 'undecided', by: 'rules' };
+const ASKED_FOR_PLAN: Intent = { kind: 'plan', reason: 'the user asked for a plan', by: 'rules' };
 
 export class TurnRunner {
   constructor(private readonly deps: TurnDeps) {}
@@ -96,11 +101,13 @@ export class TurnRunner {
       // "These two tabs", "my open tabs": the tabs meant, or a question back when it is not clear.
       if (!(await this.resolveTabs(run, message, recorder))) return;
       // "Read on" and "Pick a section" are questions about the page, whatever their words.
-      const byRules = message.focus ? ({ kind: 'question', reason: 'reads on in the page', by: 'rules' } as const) : classifyByRules(message.content, history.length > 0);
+      const byRules = message.plan ? ASKED_FOR_PLAN : message.focus ? ({ kind: 'question', reason: 'reads on in the page', by: 'rules' } as const) : classifyByRules(message.content, history.length > 0);
       if (byRules) {
         message.intent = byRules;
         await recorder.publish();
-        if (routeTurn(byRules) === 'agent') await this.act(session, run, conversation, message, history, recorder);
+        const route = routeTurn(byRules, message.plan === true);
+        if (route === 'plan' && this.deps.plans) await planTurn({ plans: this.deps.plans, page: this.deps.page }, session, run, conversation.id, message, recorder);
+        else if (route !== 'answer') await this.act(session, run, conversation, message, history, recorder);
         else await this.answer(session, byRules, conversation.id, message, history, recorder, signal);
         return;
       }

@@ -10,8 +10,9 @@ export const doneTool = defineTool({
   description: 'Finish the task. Call this once everything the user asked for is done, with a short summary of what you did and found.',
   input: z.object({ summary: z.string().min(1).describe('What was done, in one or two sentences, for the user.') }),
   risk: 'read',
+  ends: true,
   timeoutMs: 1000,
-  run: async ({ summary }) => ({ ok: true, content: summary, preview: summary, final: true }),
+  run: async ({ summary }) => ({ ok: true, content: summary, preview: summary }),
 });
 
 /** Pauses the task to ask the user something only they know. */

@@ -77,6 +77,11 @@ interface ToolBase {
   fullOnly?: boolean;
   /** A shorter description, for the compact tool set. */
   brief?: string;
+  /**
+   * A successful call ends the task (`done`, a plan step's `return_fields`), its text the task's
+   * summary; such a call is never skipped as a repeat.
+   */
+  ends?: boolean;
 }
 
 /** A tool whose input is a zod schema: the handler's arguments are typed by it. */
@@ -137,26 +142,50 @@ function checkWith(schema: z.ZodType, args: unknown): Checked {
 
 export type Validation = { ok: true; tool: RegisteredTool; args: Record<string, unknown> } | { ok: false; error: string };
 
+type AnyTool = ToolDefinition<AnyObject> | RegisteredTool;
+
+/** What a registry view takes from the registry under it: its tools but `hide`. */
+interface Underlying {
+  base: ToolRegistry;
+  hide: ReadonlySet<string>;
+}
+
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
 
-  constructor(tools: readonly (ToolDefinition<AnyObject> | RegisteredTool)[]) {
+  constructor(
+    tools: readonly AnyTool[],
+    private readonly under?: Underlying,
+  ) {
     for (const tool of tools) {
-      if (this.tools.has(tool.name)) throw new Error(`Two tools are named ${tool.name}.`);
+      if (this.tools.has(tool.name) || this.inherited(tool.name)) throw new Error(`Two tools are named ${tool.name}.`);
       this.tools.set(tool.name, 'input' in tool ? fromZod(tool as unknown as ToolDefinition) : tool);
     }
   }
 
+  /**
+   * A view of these tools with `extra` added and `hide` left out (a plan step's `return_fields`
+   * in place of `done`): it looks tools up here, so nothing is copied.
+   */
+  extend(extra: readonly AnyTool[], hide: ReadonlySet<string> = new Set()): ToolRegistry {
+    return new ToolRegistry(extra, { base: this, hide });
+  }
+
   get names(): string[] {
-    return [...this.tools.keys()];
+    return this.all().map((tool) => tool.name);
   }
 
   get(name: string): RegisteredTool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.inherited(name);
   }
 
   all(): RegisteredTool[] {
-    return [...this.tools.values()];
+    const below = this.under ? this.under.base.all().filter((tool) => !this.under!.hide.has(tool.name)) : [];
+    return [...below, ...this.tools.values()];
+  }
+
+  private inherited(name: string): RegisteredTool | undefined {
+    return this.under && !this.under.hide.has(name) ? this.under.base.get(name) : undefined;
   }
 
   /** The same tools but `names`: what a model is not offered, it cannot call either. */
@@ -171,7 +200,7 @@ export class ToolRegistry {
 
   /** Checks a call against its tool's schema; the error is worded for the model to fix its call. */
   validate(call: ToolCall): Validation {
-    const tool = this.tools.get(call.name);
+    const tool = this.get(call.name);
     if (!tool) return { ok: false, error: `There is no tool named "${call.name}". Available tools: ${this.names.join(', ')}.` };
     if (call.argumentsError) return { ok: false, error: `${call.argumentsError} Call ${call.name} again with a JSON object of arguments.` };
     const checked = tool.check(call.arguments);
