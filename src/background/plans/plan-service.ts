@@ -8,10 +8,10 @@ import { newId, type AssistantMessage, type Conversation } from '../../shared/co
 import { say, type Localized } from '../../shared/i18n';
 import { PlanSchema, type Plan, type PlanRecord, type StepStatus } from '../../shared/plan';
 import type { PlanSettings } from '../../shared/plan-settings';
-import { originOfUrl } from '../../shared/permissions';
 import type { BgToUiEvent, OpenTab } from '../../shared/protocol';
 import { english } from '../english';
 import { LlmError } from '../llm/errors';
+import { sitesOf } from './check';
 import type { PlanControl, PlanStarter } from './control';
 import type { PlanStore } from './plan-store';
 import { ACTIVE_STATES, DEFAULT_PLAN_BUDGET, retrying, schedule, type PlanBudget, type PlanUsage } from './scheduler';
@@ -193,7 +193,7 @@ export class PlanService implements PlanControl, PlanStarter {
     const settings = await this.deps.settings();
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: sitesOf(record.plan, tabs), running: new Map(), ended, end };
+    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: planSites(record.plan, tabs), running: new Map(), ended, end };
     this.live.set(record.id, live);
     record.status = 'running';
     live.timer = setTimeout(() => this.pump(live), this.budget.wallClockMs + 1);
@@ -361,14 +361,8 @@ function reasonOf(text: Localized): Pick<StepStatus, 'reason' | 'reasonText'> {
  * The sites the plan lists: the open tabs its steps name and the addresses it gives. An address
  * an earlier step returns came from a page, so its site is not part of what the user approved.
  */
-function sitesOf(plan: Plan, tabs: readonly OpenTab[]): Set<string> {
-  const sites = new Set<string>();
-  for (const step of plan.steps) {
-    const url = step.tab.kind === 'tab' ? tabs.find((t) => t.id === (step.tab as { tabId: number }).tabId)?.url : step.tab.kind === 'url' ? step.tab.url : undefined;
-    const origin = originOfUrl(url);
-    if (origin) sites.add(origin);
-  }
-  return sites;
+function planSites(plan: Plan, tabs: readonly OpenTab[]): Set<string> {
+  return new Set(plan.steps.flatMap((step) => sitesOf(step, tabs)));
 }
 
 function refusal(text: Localized): LlmError {
