@@ -129,6 +129,7 @@ function createPlans(): PlanService {
     settings: async () => (await loadSettings(store)).plans,
     runStep,
     core: { checkPlan, isReadOnly, composeAnswer },
+    runs,
     tabs: {
       list: () => openTabs(browser.tabs, extensionOrigin),
       close: (tabIds) => browser.tabs.remove([...tabIds]),

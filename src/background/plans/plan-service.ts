@@ -13,6 +13,7 @@ import { english } from '../english';
 import { LlmError } from '../llm/errors';
 import { sitesOf } from './check';
 import type { PlanControl, PlanStarter } from './control';
+import { RunConflict, type Run, type RunRegistry } from '../runs/registry';
 import type { PlanStore } from './plan-store';
 import { ACTIVE_STATES, DEFAULT_PLAN_BUDGET, retrying, schedule, type PlanBudget, type PlanUsage } from './scheduler';
 import type { StepOutcome, StepProgress, StepRunner } from './step-job';
@@ -40,6 +41,13 @@ export interface PlanServiceDeps {
   core: PlanCore;
   tabs: PlanTabs;
   budget?: PlanBudget;
+  /**
+   * Where the plan holds its conversation while it runs, beside its steps' runs (one group): a
+   * normal turn there conflicts with it, and Stop in the chat stops it, even between steps.
+   */
+  runs?: RunRegistry;
+  /** How long a starting plan waits for its conversation to be free (the turn that proposed it ending). */
+  holdWaitMs?: number;
   now?: () => number;
   newId?: () => string;
 }
@@ -54,6 +62,8 @@ interface Live {
   overBudget?: Localized;
   sites: Set<string>;
   running: Map<string, AbortController>;
+  /** The plan's own run, holding its conversation. */
+  holder?: Run;
   timer?: ReturnType<typeof setTimeout>;
   ended: Promise<void>;
   end(): void;
@@ -197,8 +207,32 @@ export class PlanService implements PlanControl, PlanStarter {
     this.live.set(record.id, live);
     record.status = 'running';
     live.timer = setTimeout(() => this.pump(live), this.budget.wallClockMs + 1);
-    this.pump(live);
+    await this.save(record);
+    void this.hold(live).then((held) => {
+      // The chat stayed busy: nothing runs, and each step says why.
+      if (!held) for (const status of record.steps) if (status.state === 'waiting') Object.assign(status, { state: 'failed', endedAt: this.now() }, reasonOf(say('planChatBusy')));
+      this.pump(live);
+    });
     return record;
+  }
+
+  /** Opens the plan's own run in its conversation, waiting a little for a turn still there to end. */
+  private async hold(live: Live): Promise<boolean> {
+    const runs = this.deps.runs;
+    if (!runs) return true;
+    const { record } = live;
+    const deadline = this.now() + (this.deps.holdWaitMs ?? 10_000);
+    while (!live.stopped) {
+      try {
+        live.holder = runs.open({ origin: 'workflow_step', conversationId: record.conversationId, group: record.id });
+        live.holder.signal.addEventListener('abort', () => void this.stop(record.id), { once: true });
+        return true;
+      } catch (error) {
+        if (!(error instanceof RunConflict) || this.now() >= deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return true;
   }
 
   /** Does what the scheduler says now: skips, stops for the budget, starts, or ends the plan. */
@@ -281,6 +315,7 @@ export class PlanService implements PlanControl, PlanStarter {
     const { record } = live;
     this.live.delete(record.id);
     clearTimeout(live.timer);
+    if (live.holder) this.deps.runs?.close(live.holder.id);
     record.status = status;
     try {
       const tabs = await this.deps.tabs.list();
