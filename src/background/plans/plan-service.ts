@@ -64,6 +64,9 @@ interface Live {
   running: Map<string, AbortController>;
   /** The plan's own run, holding its conversation. */
   holder?: Run;
+  /** Steps handed over to the user now, and since when one has been: waiting for the user is not counted as the plan's time. */
+  paused: Set<string>;
+  pausedAt?: number;
   timer?: ReturnType<typeof setTimeout>;
   ended: Promise<void>;
   end(): void;
@@ -203,10 +206,10 @@ export class PlanService implements PlanControl, PlanStarter {
     const settings = await this.deps.settings();
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: planSites(record.plan, tabs), running: new Map(), ended, end };
+    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: planSites(record.plan, tabs), running: new Map(), paused: new Set(), ended, end };
     this.live.set(record.id, live);
     record.status = 'running';
-    live.timer = setTimeout(() => this.pump(live), this.budget.wallClockMs + 1);
+    this.armTimer(live);
     await this.save(record);
     void this.hold(live).then((held) => {
       // The chat stayed busy: nothing runs, and each step says why.
@@ -235,11 +238,36 @@ export class PlanService implements PlanControl, PlanStarter {
     return true;
   }
 
+  /** What the plan used, its time without the time it has waited for the user (a login, a captcha). */
+  private usageNow(live: Live): PlanUsage {
+    const waiting = live.pausedAt !== undefined ? this.now() - live.pausedAt : 0;
+    return { ...live.usage, startedAt: live.usage.startedAt + waiting };
+  }
+
+  /** A step handed over to the user, or back: while any is, the plan's clock stands still. */
+  private trackPause(live: Live, id: string, state: StepStatus['state']): void {
+    if (state === 'paused' && !live.paused.has(id)) {
+      live.paused.add(id);
+      live.pausedAt ??= this.now();
+    } else if (state !== 'paused' && live.paused.delete(id) && !live.paused.size && live.pausedAt !== undefined) {
+      live.usage.startedAt += this.now() - live.pausedAt;
+      delete live.pausedAt;
+      this.armTimer(live);
+    }
+  }
+
+  /** Wakes the scheduler when the plan's time runs out (paused time moves it later). */
+  private armTimer(live: Live): void {
+    clearTimeout(live.timer);
+    const left = live.usage.startedAt + this.budget.wallClockMs - this.now();
+    live.timer = setTimeout(() => this.pump(live), Math.max(0, left) + 1);
+  }
+
   /** Does what the scheduler says now: skips, stops for the budget, starts, or ends the plan. */
   private pump(live: Live): void {
     const { record } = live;
     if (this.live.get(record.id) !== live) return;
-    const next = schedule({ plan: record.plan, steps: record.steps, concurrency: live.concurrency, budget: this.budget, usage: live.usage, now: this.now(), stopped: live.stopped });
+    const next = schedule({ plan: record.plan, steps: record.steps, concurrency: live.concurrency, budget: this.budget, usage: this.usageNow(live), now: this.now(), stopped: live.stopped });
     for (const { id, reason } of next.skip) Object.assign(statusOf(record, id), { state: 'skipped', endedAt: this.now() }, reasonOf(reason));
     if (next.overBudget?.abort && !live.overBudget) {
       live.overBudget = next.overBudget.reason;
@@ -274,6 +302,7 @@ export class PlanService implements PlanControl, PlanStarter {
       progress: (patch: StepProgress) => {
         if (live.running.get(id) !== controller) return;
         Object.assign(status, patch);
+        this.trackPause(live, id, status.state);
         void this.save(record);
       },
       modelCall: () => {
@@ -293,6 +322,7 @@ export class PlanService implements PlanControl, PlanStarter {
   private settle(live: Live, id: string, controller: AbortController, outcome: StepOutcome): void {
     if (live.running.get(id) !== controller) return;
     live.running.delete(id);
+    this.trackPause(live, id, 'done');
     const status = statusOf(live.record, id);
     delete status.action;
     delete status.actionText;

@@ -54,7 +54,7 @@ const step = (id: string, tabId: number, extra: Partial<Plan['steps'][number]> =
 const shops: Plan = { title: 'Compare', steps: [step('a', 1), step('b', 2), step('c', 3), step('sum', 1, { dependsOn: ['a', 'b', 'c'], fields: [] })] };
 const tabs: OpenTab[] = [1, 2, 3].map((id) => ({ id, title: `Shop ${id}`, url: `https://shop${id}.example/item`, active: id === 1 }) as OpenTab);
 
-async function setup(settings: Partial<PlanSettings> = {}, options: Pick<ConstructorParameters<typeof PlanService>[0], 'budget' | 'runs' | 'holdWaitMs'> = {}) {
+async function setup(settings: Partial<PlanSettings> = {}, options: Pick<ConstructorParameters<typeof PlanService>[0], 'budget' | 'runs' | 'holdWaitMs' | 'now'> = {}) {
   const storage = new MemoryStorage();
   const store = new PlanStore(storage);
   const conversations = new ConversationStore(storage);
@@ -310,4 +310,29 @@ test('a chat that stays busy fails the plan with the reason, running nothing', a
   expect(failed.status).toBe('failed');
   expect(failed.steps.every((s) => s.reasonText?.key === 'planChatBusy')).toBe(true);
   expect(t.steps.jobs).toEqual([]);
+});
+
+test("time a step waits for the user (handed over) does not count against the plan's time; time after it does", async () => {
+  let clock = 0;
+  const t = await setup({}, { budget: { steps: 10, modelCalls: 10, wallClockMs: 1000 }, now: () => clock });
+  const proposed = await t.propose();
+  await t.service.run(proposed.id);
+  await settle();
+  const a = t.steps.jobs.find((j) => j.step.id === 'a')!;
+  clock = 100;
+  a.progress({ state: 'paused', reason: 'Log in, please.' });
+  clock = 5000;
+  t.steps.end('b', { ok: true, fields: { price: 2 } });
+  await settle();
+  expect(t.steps.running).toEqual(['a', 'c']);
+  a.progress({ state: 'running' });
+  clock = 5200;
+  t.steps.end('c', { ok: true, fields: { price: 3 } });
+  await settle();
+  expect(states((await t.store.get(proposed.id))!)).toMatchObject({ a: 'running', c: 'done', sum: 'waiting' });
+  clock = 6000;
+  t.steps.end('a', { ok: true, fields: { price: 1 } });
+  await settle();
+  const ended = (await t.store.get(proposed.id))!;
+  expect(ended.steps.find((s) => s.id === 'sum')).toMatchObject({ state: 'skipped', reasonText: { key: 'planBudgetTime' } });
 });
