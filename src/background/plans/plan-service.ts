@@ -8,11 +8,12 @@ import { newId, type AssistantMessage, type Conversation } from '../../shared/co
 import { say, type Localized } from '../../shared/i18n';
 import { PlanSchema, type Plan, type PlanRecord, type StepStatus } from '../../shared/plan';
 import type { PlanSettings } from '../../shared/plan-settings';
-import { originOfUrl } from '../../shared/permissions';
 import type { BgToUiEvent, OpenTab } from '../../shared/protocol';
 import { english } from '../english';
 import { LlmError } from '../llm/errors';
+import { sitesOf } from './check';
 import type { PlanControl, PlanStarter } from './control';
+import { RunConflict, type Run, type RunRegistry } from '../runs/registry';
 import type { PlanStore } from './plan-store';
 import { ACTIVE_STATES, DEFAULT_PLAN_BUDGET, retrying, schedule, type PlanBudget, type PlanUsage } from './scheduler';
 import type { StepOutcome, StepProgress, StepRunner } from './step-job';
@@ -40,6 +41,13 @@ export interface PlanServiceDeps {
   core: PlanCore;
   tabs: PlanTabs;
   budget?: PlanBudget;
+  /**
+   * Where the plan holds its conversation while it runs, beside its steps' runs (one group): a
+   * normal turn there conflicts with it, and Stop in the chat stops it, even between steps.
+   */
+  runs?: RunRegistry;
+  /** How long a starting plan waits for its conversation to be free (the turn that proposed it ending). */
+  holdWaitMs?: number;
   now?: () => number;
   newId?: () => string;
 }
@@ -54,6 +62,11 @@ interface Live {
   overBudget?: Localized;
   sites: Set<string>;
   running: Map<string, AbortController>;
+  /** The plan's own run, holding its conversation. */
+  holder?: Run;
+  /** Steps handed over to the user now, and since when one has been: waiting for the user is not counted as the plan's time. */
+  paused: Set<string>;
+  pausedAt?: number;
   timer?: ReturnType<typeof setTimeout>;
   ended: Promise<void>;
   end(): void;
@@ -193,19 +206,68 @@ export class PlanService implements PlanControl, PlanStarter {
     const settings = await this.deps.settings();
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: sitesOf(record.plan, tabs), running: new Map(), ended, end };
+    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: planSites(record.plan, tabs), running: new Map(), paused: new Set(), ended, end };
     this.live.set(record.id, live);
     record.status = 'running';
-    live.timer = setTimeout(() => this.pump(live), this.budget.wallClockMs + 1);
-    this.pump(live);
+    this.armTimer(live);
+    await this.save(record);
+    void this.hold(live).then((held) => {
+      // The chat stayed busy: nothing runs, and each step says why.
+      if (!held) for (const status of record.steps) if (status.state === 'waiting') Object.assign(status, { state: 'failed', endedAt: this.now() }, reasonOf(say('planChatBusy')));
+      this.pump(live);
+    });
     return record;
+  }
+
+  /** Opens the plan's own run in its conversation, waiting a little for a turn still there to end. */
+  private async hold(live: Live): Promise<boolean> {
+    const runs = this.deps.runs;
+    if (!runs) return true;
+    const { record } = live;
+    const deadline = this.now() + (this.deps.holdWaitMs ?? 10_000);
+    while (!live.stopped) {
+      try {
+        live.holder = runs.open({ origin: 'workflow_step', conversationId: record.conversationId, group: record.id });
+        live.holder.signal.addEventListener('abort', () => void this.stop(record.id), { once: true });
+        return true;
+      } catch (error) {
+        if (!(error instanceof RunConflict) || this.now() >= deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return true;
+  }
+
+  /** What the plan used, its time without the time it has waited for the user (a login, a captcha). */
+  private usageNow(live: Live): PlanUsage {
+    const waiting = live.pausedAt !== undefined ? this.now() - live.pausedAt : 0;
+    return { ...live.usage, startedAt: live.usage.startedAt + waiting };
+  }
+
+  /** A step handed over to the user, or back: while any is, the plan's clock stands still. */
+  private trackPause(live: Live, id: string, state: StepStatus['state']): void {
+    if (state === 'paused' && !live.paused.has(id)) {
+      live.paused.add(id);
+      live.pausedAt ??= this.now();
+    } else if (state !== 'paused' && live.paused.delete(id) && !live.paused.size && live.pausedAt !== undefined) {
+      live.usage.startedAt += this.now() - live.pausedAt;
+      delete live.pausedAt;
+      this.armTimer(live);
+    }
+  }
+
+  /** Wakes the scheduler when the plan's time runs out (paused time moves it later). */
+  private armTimer(live: Live): void {
+    clearTimeout(live.timer);
+    const left = live.usage.startedAt + this.budget.wallClockMs - this.now();
+    live.timer = setTimeout(() => this.pump(live), Math.max(0, left) + 1);
   }
 
   /** Does what the scheduler says now: skips, stops for the budget, starts, or ends the plan. */
   private pump(live: Live): void {
     const { record } = live;
     if (this.live.get(record.id) !== live) return;
-    const next = schedule({ plan: record.plan, steps: record.steps, concurrency: live.concurrency, budget: this.budget, usage: live.usage, now: this.now(), stopped: live.stopped });
+    const next = schedule({ plan: record.plan, steps: record.steps, concurrency: live.concurrency, budget: this.budget, usage: this.usageNow(live), now: this.now(), stopped: live.stopped });
     for (const { id, reason } of next.skip) Object.assign(statusOf(record, id), { state: 'skipped', endedAt: this.now() }, reasonOf(reason));
     if (next.overBudget?.abort && !live.overBudget) {
       live.overBudget = next.overBudget.reason;
@@ -240,6 +302,7 @@ export class PlanService implements PlanControl, PlanStarter {
       progress: (patch: StepProgress) => {
         if (live.running.get(id) !== controller) return;
         Object.assign(status, patch);
+        this.trackPause(live, id, status.state);
         void this.save(record);
       },
       modelCall: () => {
@@ -259,6 +322,7 @@ export class PlanService implements PlanControl, PlanStarter {
   private settle(live: Live, id: string, controller: AbortController, outcome: StepOutcome): void {
     if (live.running.get(id) !== controller) return;
     live.running.delete(id);
+    this.trackPause(live, id, 'done');
     const status = statusOf(live.record, id);
     delete status.action;
     delete status.actionText;
@@ -281,6 +345,7 @@ export class PlanService implements PlanControl, PlanStarter {
     const { record } = live;
     this.live.delete(record.id);
     clearTimeout(live.timer);
+    if (live.holder) this.deps.runs?.close(live.holder.id);
     record.status = status;
     try {
       const tabs = await this.deps.tabs.list();
@@ -361,14 +426,8 @@ function reasonOf(text: Localized): Pick<StepStatus, 'reason' | 'reasonText'> {
  * The sites the plan lists: the open tabs its steps name and the addresses it gives. An address
  * an earlier step returns came from a page, so its site is not part of what the user approved.
  */
-function sitesOf(plan: Plan, tabs: readonly OpenTab[]): Set<string> {
-  const sites = new Set<string>();
-  for (const step of plan.steps) {
-    const url = step.tab.kind === 'tab' ? tabs.find((t) => t.id === (step.tab as { tabId: number }).tabId)?.url : step.tab.kind === 'url' ? step.tab.url : undefined;
-    const origin = originOfUrl(url);
-    if (origin) sites.add(origin);
-  }
-  return sites;
+function planSites(plan: Plan, tabs: readonly OpenTab[]): Set<string> {
+  return new Set(plan.steps.flatMap((step) => sitesOf(step, tabs)));
 }
 
 function refusal(text: Localized): LlmError {

@@ -93,6 +93,16 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
   scope.planGrant = job.grant;
   const signal = AbortSignal.any([run.signal, job.signal, closed]);
   const stepTools = deps.core.withStepTools(deps.tools, job.step);
+  // Time handed over to the user (a login, a captcha) does not count against the step's time.
+  const clock = deps.now ?? Date.now;
+  const paused = { total: 0, since: undefined as number | undefined };
+  const onPause = (pausing: boolean) => {
+    if (pausing) paused.since ??= clock();
+    else if (paused.since !== undefined) {
+      paused.total += clock() - paused.since;
+      paused.since = undefined;
+    }
+  };
   try {
     const session = await deps.session(job.conversationId);
     const outcome = await runAgentLoop(
@@ -106,7 +116,7 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
         toolTier: session.settings.modelToolTier[session.model],
         limits: { stepLimit: budget.steps, wallClockMs: budget.wallClockMs },
       },
-      { router: session.router, tools: stepTools.tools, gate: deps.gate, vision: deps.vision, emit: (event) => follow(event, job), now: deps.now },
+      { router: session.router, tools: stepTools.tools, gate: deps.gate, vision: deps.vision, emit: (event) => follow(event, job, onPause), now: () => clock() - paused.total },
       signal,
     );
     if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
@@ -122,10 +132,11 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
 }
 
 /** The loop's events as the step's state on the card; each model call counts against the plan's budget. */
-function follow(event: AgentEvent, job: StepJob): void {
+function follow(event: AgentEvent, job: StepJob, onPause: (pausing: boolean) => void): void {
   if (event.type === 'step') return job.modelCall();
   if (event.type !== 'tool') return;
   const { call, status } = event;
+  if (call.name === HAND_OVER && status !== 'pending') onPause(status === 'running');
   const progress: StepProgress | undefined =
     status === 'waiting_permission'
       ? { state: 'asking', action: call.name, actionText: say('planStepAsking', call.name) }

@@ -6,6 +6,7 @@
 import { ConversationStore } from '../../../src/background/conversations';
 import { PlanService, type PlanCore } from '../../../src/background/plans/plan-service';
 import { PlanStore } from '../../../src/background/plans/plan-store';
+import { RunConflict, RunRegistry } from '../../../src/background/runs/registry';
 import type { StepJob, StepOutcome } from '../../../src/background/plans/step-job';
 import { say } from '../../../src/shared/i18n';
 import type { Plan, PlanRecord } from '../../../src/shared/plan';
@@ -53,7 +54,7 @@ const step = (id: string, tabId: number, extra: Partial<Plan['steps'][number]> =
 const shops: Plan = { title: 'Compare', steps: [step('a', 1), step('b', 2), step('c', 3), step('sum', 1, { dependsOn: ['a', 'b', 'c'], fields: [] })] };
 const tabs: OpenTab[] = [1, 2, 3].map((id) => ({ id, title: `Shop ${id}`, url: `https://shop${id}.example/item`, active: id === 1 }) as OpenTab);
 
-async function setup(settings: Partial<PlanSettings> = {}, options: { budget?: ConstructorParameters<typeof PlanService>[0]['budget'] } = {}) {
+async function setup(settings: Partial<PlanSettings> = {}, options: Pick<ConstructorParameters<typeof PlanService>[0], 'budget' | 'runs' | 'holdWaitMs' | 'now'> = {}) {
   const storage = new MemoryStorage();
   const store = new PlanStore(storage);
   const conversations = new ConversationStore(storage);
@@ -269,4 +270,69 @@ test('tabs the plan opened stay open when the settings keep them', async () => {
   await settle();
   expect(t.closed).toEqual([]);
   expect((await t.store.get(proposed.id))?.openedTabs).toEqual([50]);
+});
+
+test('a running plan holds its chat: it waits for the turn that proposed it, a new turn conflicts, and Stop in the chat stops it', async () => {
+  const runs = new RunRegistry();
+  const t = await setup({ runReadOnlyWithoutAsking: true }, { runs });
+  // The turn that proposes the plan still holds the conversation.
+  const turn = runs.open({ origin: 'sidebar', conversationId: t.conversation.id });
+  const proposed = await t.propose();
+  expect(proposed.status).toBe('running');
+  await settle();
+  expect(t.steps.jobs).toEqual([]);
+  runs.close(turn.id);
+  await new Promise((r) => setTimeout(r, 150));
+  expect(t.steps.running).toEqual(['a', 'b']);
+  expect(() => runs.open({ origin: 'sidebar', conversationId: t.conversation.id })).toThrow(RunConflict);
+  t.steps.end('a', { ok: true, fields: { price: 1 } });
+  t.steps.end('b', { ok: true, fields: { price: 2 } });
+  await settle();
+  expect(t.steps.running).toEqual(['c']);
+
+  // Stop in the chat stops the conversation's runs: the plan's own run among them.
+  runs.stopConversation(t.conversation.id);
+  await settle();
+  const stopped = (await t.store.get(proposed.id))!;
+  expect(stopped.status).toBe('stopped');
+  expect(states(stopped)).toEqual({ a: 'done', b: 'done', c: 'failed', sum: 'skipped' });
+  expect(runs.busy(t.conversation.id)).toBe(false);
+});
+
+test('a chat that stays busy fails the plan with the reason, running nothing', async () => {
+  const runs = new RunRegistry();
+  const t = await setup({}, { runs, holdWaitMs: 200 });
+  runs.open({ origin: 'sidebar', conversationId: t.conversation.id });
+  const proposed = await t.propose();
+  await t.service.run(proposed.id);
+  await new Promise((r) => setTimeout(r, 400));
+  const failed = (await t.store.get(proposed.id))!;
+  expect(failed.status).toBe('failed');
+  expect(failed.steps.every((s) => s.reasonText?.key === 'planChatBusy')).toBe(true);
+  expect(t.steps.jobs).toEqual([]);
+});
+
+test("time a step waits for the user (handed over) does not count against the plan's time; time after it does", async () => {
+  let clock = 0;
+  const t = await setup({}, { budget: { steps: 10, modelCalls: 10, wallClockMs: 1000 }, now: () => clock });
+  const proposed = await t.propose();
+  await t.service.run(proposed.id);
+  await settle();
+  const a = t.steps.jobs.find((j) => j.step.id === 'a')!;
+  clock = 100;
+  a.progress({ state: 'paused', reason: 'Log in, please.' });
+  clock = 5000;
+  t.steps.end('b', { ok: true, fields: { price: 2 } });
+  await settle();
+  expect(t.steps.running).toEqual(['a', 'c']);
+  a.progress({ state: 'running' });
+  clock = 5200;
+  t.steps.end('c', { ok: true, fields: { price: 3 } });
+  await settle();
+  expect(states((await t.store.get(proposed.id))!)).toMatchObject({ a: 'running', c: 'done', sum: 'waiting' });
+  clock = 6000;
+  t.steps.end('a', { ok: true, fields: { price: 1 } });
+  await settle();
+  const ended = (await t.store.get(proposed.id))!;
+  expect(ended.steps.find((s) => s.id === 'sum')).toMatchObject({ state: 'skipped', reasonText: { key: 'planBudgetTime' } });
 });

@@ -72,7 +72,7 @@ const core: StepCore = {
   withStepTools: (base) => ({ tools: base, fields: () => undefined, summary: () => undefined }),
 };
 
-function setup(api: 'ollama' | 'openai', tools = pageWorld().tools) {
+function setup(api: 'ollama' | 'openai', tools = pageWorld().tools, extra: { now?: () => number; budget?: { steps: number; wallClockMs: number } } = {}) {
   const browser = browserTabs();
   const runs = new RunRegistry();
   const seen: GateScope[] = [];
@@ -89,6 +89,7 @@ function setup(api: 'ollama' | 'openai', tools = pageWorld().tools) {
     onTabRemoved: browser.onTabRemoved,
     core,
     loadTimeoutMs: 50,
+    ...extra,
   });
   return { browser, runs, seen, listed, runStep };
 }
@@ -215,4 +216,17 @@ test('a hand-over ends when its run is stopped', async () => {
   expect(await waiting).toBe(false);
   expect(handovers.pending()).toEqual([]);
   expect(events.map((e) => e.type)).toEqual(['handover/requested', 'handover/resolved']);
+});
+
+test("time handed over to the user does not count against the step's time", async () => {
+  let clock = 0;
+  const handovers = new HandOverRegistry(() => undefined);
+  const t = setup('ollama', new ToolRegistry([...pageWorld().tools.all(), createHandOverTool(handovers)]), { now: () => clock, budget: { steps: 5, wallClockMs: 60_000 } });
+  server.script({ toolCalls: [{ name: 'hand_over', arguments: { need: 'Solve the captcha.' } }] }, { toolCalls: [{ name: 'read_page', arguments: {} }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'Read after the captcha.' } }] });
+  const running = t.runStep(job({}).job);
+  for (let i = 0; i < 100 && !handovers.pending().length; i++) await new Promise((r) => setTimeout(r, 20));
+  // Ten minutes pass while the user solves the captcha.
+  clock += 10 * 60_000;
+  handovers.continue(handovers.pending()[0]!.id);
+  expect(await running).toEqual({ ok: true, summary: 'Read after the captcha.' });
 });
