@@ -11,6 +11,16 @@ import type { OpenTab } from '../../src/shared/protocol';
 import { overlappingSteps, planModel, readThenReturn, stepRequests } from '../support/plan-model';
 import { answerTable, cardStatus, cardSteps, cell, compareStep, goalFor, openShops, openUrls, planRecords, serveShops, SHOPS, shopUrl, typeInto } from '../support/plan-e2e';
 import { configure, portRequest } from '../support/sidebar-driver';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+
+/** Screenshots of the card to be looked at, beside the other screens. */
+const SCREENS = path.resolve(__dirname, '../../test-artifacts/screens');
+async function shoot(name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await h.sidebar.page.bringToFront();
+  await h.sidebar.page.screenshot({ path: path.join(SCREENS, `${name}.png`) as `${string}.png` });
+}
 
 const MODEL = 'qwen2.5:3b';
 const h = agentHarness({ models: [{ name: MODEL, tools: true, contextLength: 32768 }], provider: { kind: 'ollama', model: MODEL } });
@@ -38,6 +48,7 @@ test.each(Object.keys(WIRES) as (keyof typeof WIRES)[])('over the %s wire: a com
   await cardStatus(h.sidebar.page, ['proposed']);
   expect(h.llm.chatRequests()).toHaveLength(1);
   expect(await h.sidebar.page.$$eval('[data-testid="plan-step"] [data-testid="step-goal"]', (els) => els.map((e) => e.textContent))).toEqual(SHOPS.map(goalFor));
+  if (wire === 'ollama') await shoot('plan-proposed');
   await h.sidebar.press('[data-testid="plan-run"]');
   await cardStatus(h.sidebar.page, ['done']);
 
@@ -56,6 +67,7 @@ test.each(Object.keys(WIRES) as (keyof typeof WIRES)[])('over the %s wire: a com
   // The plan used the open tabs and opened none.
   expect((await openUrls(h)).length).toBe(before);
 
+  if (wire === 'ollama') await shoot('plan-done');
   // The table's source links bring their tab to the front.
   await h.sidebar.page.$$eval('[data-testid="message-assistant"] table [data-testid="tab-link"]', (els) => (els.find((el) => el.textContent?.includes('Beta')) as HTMLElement).click());
   await waitFor(async () => ((await portRequest(h.sidebar.page, { type: 'tabs/list' })).value as OpenTab[]).find((t) => t.id === shops.tabIds.Beta)?.active, { what: 'the Beta tab in front' });
