@@ -15,12 +15,14 @@ export function PlanApproval({ record }: { record: PlanRecord }) {
   const command = usePlans((s) => s.command);
   const tabs = useAttach((s) => s.open);
   const listTabs = useAttach((s) => s.list);
+  const tabsFailed = useAttach((s) => Boolean(s.failure));
+  const [tabsListed, setTabsListed] = useState(false);
   const [draft, setDraft] = useState<Plan>(record.plan);
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
 
   // The open tabs name each step's site, and are the choices when a step's tab is changed.
-  useEffect(() => void listTabs(), [listTabs]);
+  useEffect(() => void listTabs().then(() => setTabsListed(true)), [listTabs]);
 
   const edited = JSON.stringify(draft) !== JSON.stringify(record.plan);
   const valid = PlanSchema.safeParse(draft).success;
@@ -29,7 +31,8 @@ export function PlanApproval({ record }: { record: PlanRecord }) {
     await run();
     setBusy(false);
   };
-  const openTabs: TabInfo[] = tabs.filter((tab) => !tab.restriction);
+  // Until the tabs are listed (or when they cannot be), a step's tab is named by its id, never called closed.
+  const openTabs: TabInfo[] | undefined = tabsListed && !tabsFailed ? tabs.filter((tab) => !tab.restriction) : undefined;
 
   return (
     <div className="space-y-2">

@@ -8,7 +8,8 @@ interface Props {
   step: PlanStep;
   /** The step as the planner proposed it (its tab stays a choice after the user picks another). */
   original: PlanStep | undefined;
-  tabs: readonly TabInfo[];
+  /** The open tabs; undefined while they are not known. */
+  tabs: readonly TabInfo[] | undefined;
   editing: boolean;
   first: boolean;
   last: boolean;
@@ -36,7 +37,7 @@ export function PlanStepProposal({ step, original, tabs, editing, first, last, o
         <span className="text-muted">{t('planWhere')} </span>
         <StepSite tab={step.tab} tabs={tabs} />
       </p>
-      {editing && <TabChoice id={tabId} tab={step.tab} original={original?.tab} tabs={tabs} onTab={onTab} />}
+      {editing && <TabChoice id={tabId} tab={step.tab} original={original?.tab} tabs={tabs ?? []} onTab={onTab} />}
       <StepMay may={step.may} />
       {step.fields.length > 0 && (
         <p data-testid="step-fields" className="text-xs text-muted">

@@ -24,12 +24,16 @@ export function originOf(url: string): string {
 export type StepSite =
   | { kind: 'tab'; tabId: number; title: string; origin: string }
   | { kind: 'closed-tab'; tabId: number }
+  /** The open tabs are not known (yet): the tab by its id. */
+  | { kind: 'tab-id'; tabId: number }
   | { kind: 'url'; url: string; origin: string }
   | { kind: 'from_step'; stepId: string; field: string };
 
-export function siteOf(tab: StepTab, tabs: readonly TabInfo[]): StepSite {
+/** `tabs`: the open tabs, or undefined while they are not known. */
+export function siteOf(tab: StepTab, tabs: readonly TabInfo[] | undefined): StepSite {
   switch (tab.kind) {
     case 'tab': {
+      if (!tabs) return { kind: 'tab-id', tabId: tab.tabId };
       const open = tabs.find((t) => t.id === tab.tabId);
       return open ? { kind: 'tab', tabId: open.id, title: open.title, origin: originOf(open.url) } : { kind: 'closed-tab', tabId: tab.tabId };
     }

@@ -11,6 +11,7 @@ import type { Conversation } from '../../../src/shared/conversation';
 import type { Plan, PlanRecord, StepStatus } from '../../../src/shared/plan';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { App } from '../../../src/sidebar/App';
+import { useAttach } from '../../../src/sidebar/stores/attach';
 import { useChat } from '../../../src/sidebar/stores/chat';
 import { useDraft } from '../../../src/sidebar/stores/draft';
 import { useHandOvers } from '../../../src/sidebar/stores/handovers';
@@ -78,6 +79,7 @@ beforeEach(() => {
   usePlans.setState({ byId: {}, failures: {} });
   useHandOvers.setState({ pending: [], failure: undefined });
   useDraft.setState({ text: '' });
+  useAttach.setState({ attached: [], open: [], failure: undefined });
 });
 
 async function renderApp() {
@@ -107,6 +109,22 @@ describe('approval', () => {
     expect(within(stepOf('s3')).getByText('May change the page (click, type, choose)').className).toMatch(/font-semibold/);
     expect(within(stepOf('s1')).getByTestId('step-fields').textContent).toBe('Returns: price, delivery_days');
     expect(within(stepOf('s3')).queryByTestId('step-fields')).toBeNull();
+  });
+
+  test('a step’s tab that closed is said to be closed', async () => {
+    plans = [record({ plan: { ...PLAN, steps: [{ ...PLAN.steps[0]!, tab: { kind: 'tab', tabId: 99 } }] }, steps: [{ id: 's1', state: 'waiting', attempts: 0 }] })];
+    await renderApp();
+    await waitFor(() => expect(within(stepOf('s1')).getByTestId('step-site').textContent).toBe('a tab that is no longer open'));
+  });
+
+  test('while the tabs cannot be listed, a step’s tab is named by its id, never called closed', async () => {
+    background.handlers['tabs/list'] = () => {
+      throw new FakeFailure({ code: 'internal', message: 'tabs unavailable' });
+    };
+    await renderApp();
+    await screen.findByTestId('plan-run');
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(within(stepOf('s1')).getByTestId('step-site').textContent).toBe('tab 11');
   });
 
   test('Run without edits approves the plan as proposed: no plan in the request', async () => {
