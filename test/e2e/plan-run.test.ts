@@ -126,3 +126,36 @@ test('a comparison plan runs: two steps at once, each page’s price in the answ
   const audit = await ask<{ tool: string; planId?: string; stepId?: string }[]>({ type: 'audit/list' });
   expect(audit.filter((e) => e.tool === 'read_page' && e.planId === proposed!.id).map((e) => e.stepId).sort()).toEqual(['a', 'b', 'c']);
 });
+
+test('Stop during a plan ends every step and model call at once, and closes the tab it opened', async () => {
+  h.site.page('/plan-shop-a.html', shop('Shop A', '39.90 EUR'));
+  h.site.page('/plan-shop-b.html', shop('Shop B', '34.50 EUR'));
+  h.site.page('/plan-shop-c.html', shop('Shop C', '41.00 EUR'));
+  const shopC = `${h.site.url}/plan-shop-c.html`;
+  await h.openPage('/plan-shop-a.html');
+  await h.openPage('/plan-shop-b.html');
+  const script = model(shopC);
+  // The steps' model calls never answer: only Stop ends them.
+  h.llm.setFallback((request) => (JSON.stringify(request.body.tools ?? []).includes('propose_plan') ? script(request) : { fault: 'hang' as const }));
+
+  await h.sidebar.send('Compare the price of this kettle on these three shops');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+  await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps.every((s) => s.state === 'running'));
+  const calls = await until(() => Promise.resolve(h.llm.chatRequests().length), (n) => n >= 4);
+  expect(calls).toBe(4);
+
+  const started = Date.now();
+  const stopped = await ask<Record_>({ type: 'plan/stop', planId: proposed!.id });
+  expect(Date.now() - started).toBeLessThan(3000);
+  expect(stopped.status).toBe('stopped');
+  expect(stopped.steps.map((s) => s.state)).toEqual(['failed', 'failed', 'failed']);
+  const runs = await ask<unknown[]>({ type: 'runs/list' });
+  expect(runs).toEqual([]);
+  const urls = (await h.ff.browser.pages()).map((p) => p.url());
+  expect(urls.some((u) => u.endsWith('/plan-shop-c.html'))).toBe(false);
+  // Nothing more is asked of the model after Stop.
+  await new Promise((r) => setTimeout(r, 500));
+  expect(h.llm.chatRequests()).toHaveLength(4);
+});
