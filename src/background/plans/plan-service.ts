@@ -6,17 +6,18 @@
  */
 import { newId, type AssistantMessage, type Conversation } from '../../shared/conversation';
 import { say, type Localized } from '../../shared/i18n';
-import { PlanSchema, type Plan, type PlanRecord, type StepStatus } from '../../shared/plan';
+import { PlanSchema, type Plan, type PlanRecord } from '../../shared/plan';
 import type { PlanSettings } from '../../shared/plan-settings';
 import type { BgToUiEvent, OpenTab } from '../../shared/protocol';
-import { english } from '../english';
 import { LlmError } from '../llm/errors';
+import type { RunRegistry } from '../runs/registry';
 import { sitesOf } from './check';
 import type { PlanControl, PlanStarter } from './control';
-import { RunConflict, type Run, type RunRegistry } from '../runs/registry';
+import { LivePlan } from './live-plan';
 import type { PlanStore } from './plan-store';
-import { ACTIVE_STATES, DEFAULT_PLAN_BUDGET, retrying, schedule, type PlanBudget, type PlanUsage } from './scheduler';
-import type { StepOutcome, StepProgress, StepRunner } from './step-job';
+import { ACTIVE_STATES, DEFAULT_PLAN_BUDGET, retrying, type PlanBudget } from './scheduler';
+import type { StepRunner } from './step-job';
+import { freshSteps, reasonOf, resetStep } from './step-status';
 
 /** The planner's checks and the answer's composer, passed in (they live beside the planner). */
 export interface PlanCore {
@@ -52,31 +53,11 @@ export interface PlanServiceDeps {
   newId?: () => string;
 }
 
-/** A plan being run: its record, what it used, and how to stop each running step. */
-interface Live {
-  record: PlanRecord;
-  usage: PlanUsage;
-  concurrency: number;
-  stopped: boolean;
-  /** Set when the budget ended the plan: the reason running steps were stopped for. */
-  overBudget?: Localized;
-  sites: Set<string>;
-  running: Map<string, AbortController>;
-  /** The plan's own run, holding its conversation. */
-  holder?: Run;
-  /** Steps handed over to the user now, and since when one has been: waiting for the user is not counted as the plan's time. */
-  paused: Set<string>;
-  pausedAt?: number;
-  timer?: ReturnType<typeof setTimeout>;
-  ended: Promise<void>;
-  end(): void;
-}
-
 /** How long Stop waits for the steps to wind down before answering with the record as it is. */
 const STOP_WAIT_MS = 3000;
 
 export class PlanService implements PlanControl, PlanStarter {
-  private readonly live = new Map<string, Live>();
+  private readonly live = new Map<string, LivePlan>();
   private readonly now: () => number;
   private readonly budget: PlanBudget;
 
@@ -139,9 +120,7 @@ export class PlanService implements PlanControl, PlanStarter {
   async stop(planId: string): Promise<PlanRecord> {
     const live = this.live.get(planId);
     if (!live) return this.found(planId);
-    live.stopped = true;
-    for (const controller of live.running.values()) controller.abort();
-    this.pump(live);
+    live.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([live.ended, new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
     clearTimeout(timer);
@@ -156,7 +135,7 @@ export class PlanService implements PlanControl, PlanStarter {
     if (!live && !['done', 'failed', 'stopped'].includes(record.status)) throw refusal(say('planCannotRun', record.status));
     for (const id of retrying(record.plan, record.steps, stepId)) resetStep(record, id);
     if (live) {
-      this.pump(live);
+      live.pump();
       return record;
     }
     return this.begin(record, await this.deps.tabs.list());
@@ -204,149 +183,26 @@ export class PlanService implements PlanControl, PlanStarter {
 
   private async begin(record: PlanRecord, tabs: readonly OpenTab[]): Promise<PlanRecord> {
     const settings = await this.deps.settings();
-    let end!: () => void;
-    const ended = new Promise<void>((resolve) => (end = resolve));
-    const live: Live = { record, usage: { stepsStarted: 0, modelCalls: 0, startedAt: this.now() }, concurrency: settings.concurrency, stopped: false, sites: planSites(record.plan, tabs), running: new Map(), paused: new Set(), ended, end };
-    this.live.set(record.id, live);
-    record.status = 'running';
-    this.armTimer(live);
-    await this.save(record);
-    void this.hold(live).then((held) => {
-      // The chat stayed busy: nothing runs, and each step says why.
-      if (!held) for (const status of record.steps) if (status.state === 'waiting') Object.assign(status, { state: 'failed', endedAt: this.now() }, reasonOf(say('planChatBusy')));
-      this.pump(live);
+    const live: LivePlan = new LivePlan(record, {
+      runStep: this.deps.runStep,
+      budget: this.budget,
+      concurrency: settings.concurrency,
+      sites: planSites(record.plan, tabs),
+      ...(this.deps.runs ? { runs: this.deps.runs } : {}),
+      holdWaitMs: this.deps.holdWaitMs ?? 10_000,
+      now: this.now,
+      save: (r) => this.save(r),
+      finished: () => this.finish(live),
     });
+    this.live.set(record.id, live);
+    await live.start();
     return record;
   }
 
-  /** Opens the plan's own run in its conversation, waiting a little for a turn still there to end. */
-  private async hold(live: Live): Promise<boolean> {
-    const runs = this.deps.runs;
-    if (!runs) return true;
-    const { record } = live;
-    const deadline = this.now() + (this.deps.holdWaitMs ?? 10_000);
-    while (!live.stopped) {
-      try {
-        live.holder = runs.open({ origin: 'workflow_step', conversationId: record.conversationId, group: record.id });
-        live.holder.signal.addEventListener('abort', () => void this.stop(record.id), { once: true });
-        return true;
-      } catch (error) {
-        if (!(error instanceof RunConflict) || this.now() >= deadline) return false;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    return true;
-  }
-
-  /** What the plan used, its time without the time it has waited for the user (a login, a captcha). */
-  private usageNow(live: Live): PlanUsage {
-    const waiting = live.pausedAt !== undefined ? this.now() - live.pausedAt : 0;
-    return { ...live.usage, startedAt: live.usage.startedAt + waiting };
-  }
-
-  /** A step handed over to the user, or back: while any is, the plan's clock stands still. */
-  private trackPause(live: Live, id: string, state: StepStatus['state']): void {
-    if (state === 'paused' && !live.paused.has(id)) {
-      live.paused.add(id);
-      live.pausedAt ??= this.now();
-    } else if (state !== 'paused' && live.paused.delete(id) && !live.paused.size && live.pausedAt !== undefined) {
-      live.usage.startedAt += this.now() - live.pausedAt;
-      delete live.pausedAt;
-      this.armTimer(live);
-    }
-  }
-
-  /** Wakes the scheduler when the plan's time runs out (paused time moves it later). */
-  private armTimer(live: Live): void {
-    clearTimeout(live.timer);
-    const left = live.usage.startedAt + this.budget.wallClockMs - this.now();
-    live.timer = setTimeout(() => this.pump(live), Math.max(0, left) + 1);
-  }
-
-  /** Does what the scheduler says now: skips, stops for the budget, starts, or ends the plan. */
-  private pump(live: Live): void {
-    const { record } = live;
-    if (this.live.get(record.id) !== live) return;
-    const next = schedule({ plan: record.plan, steps: record.steps, concurrency: live.concurrency, budget: this.budget, usage: this.usageNow(live), now: this.now(), stopped: live.stopped });
-    for (const { id, reason } of next.skip) Object.assign(statusOf(record, id), { state: 'skipped', endedAt: this.now() }, reasonOf(reason));
-    if (next.overBudget?.abort && !live.overBudget) {
-      live.overBudget = next.overBudget.reason;
-      for (const controller of live.running.values()) controller.abort();
-    }
-    for (const id of next.start) this.startStep(live, id);
-    if (next.finished) void this.finish(live, next.finished);
-    else void this.save(record);
-  }
-
-  private startStep(live: Live, id: string): void {
-    const { record } = live;
-    const step = record.plan.steps.find((s) => s.id === id)!;
-    const status = statusOf(record, id);
-    const previousTabId = status.tabId;
-    resetStep(record, id);
-    Object.assign(status, { state: 'running', startedAt: this.now(), attempts: status.attempts + 1 });
-    live.usage.stepsStarted++;
-    const controller = new AbortController();
-    live.running.set(id, controller);
-    const inputs = Object.fromEntries(step.dependsOn.map((d) => [d, statusOf(record, d).fields ?? {}]));
-    const job = {
-      planId: record.id,
-      planTitle: record.plan.title,
-      conversationId: record.conversationId,
-      step,
-      inputs,
-      ...(previousTabId !== undefined ? { previousTabId } : {}),
-      openedTabs: record.openedTabs,
-      grant: { sites: live.sites, may: new Set(step.may) },
-      signal: controller.signal,
-      progress: (patch: StepProgress) => {
-        if (live.running.get(id) !== controller) return;
-        Object.assign(status, patch);
-        this.trackPause(live, id, status.state);
-        void this.save(record);
-      },
-      modelCall: () => {
-        live.usage.modelCalls++;
-        if (live.usage.modelCalls > this.budget.modelCalls) this.pump(live);
-      },
-      opened: (tabId: number) => {
-        if (!record.openedTabs.includes(tabId)) record.openedTabs.push(tabId);
-      },
-    };
-    void this.deps
-      .runStep(job)
-      .catch((error: unknown): StepOutcome => ({ ok: false, reason: say('planStepError', error instanceof Error ? error.message : String(error)) }))
-      .then((outcome) => this.settle(live, id, controller, outcome));
-  }
-
-  private settle(live: Live, id: string, controller: AbortController, outcome: StepOutcome): void {
-    if (live.running.get(id) !== controller) return;
-    live.running.delete(id);
-    this.trackPause(live, id, 'done');
-    const status = statusOf(live.record, id);
-    delete status.action;
-    delete status.actionText;
-    status.endedAt = this.now();
-    if (outcome.ok) {
-      Object.assign(status, { state: 'done' }, outcome.fields ? { fields: outcome.fields } : {}, outcome.summary ? { summary: outcome.summary.slice(0, 1000) } : {});
-      delete status.reason;
-      delete status.reasonText;
-    } else {
-      // Stopped from outside the plan (Stop in the chat stops the step's run): the whole plan stops.
-      const fromOutside = outcome.stopped && !controller.signal.aborted;
-      const reason = live.overBudget ?? (live.stopped || fromOutside ? say('planStepStoppedRunning') : outcome.reason);
-      Object.assign(status, { state: 'failed' }, reasonOf(reason));
-      if (fromOutside) void this.stop(live.record.id);
-    }
-    this.pump(live);
-  }
-
-  private async finish(live: Live, status: 'done' | 'failed' | 'stopped'): Promise<void> {
+  /** The plan ended: its answer in the record and the chat, its tabs closed (unless kept), stored. */
+  private async finish(live: LivePlan): Promise<void> {
     const { record } = live;
     this.live.delete(record.id);
-    clearTimeout(live.timer);
-    if (live.holder) this.deps.runs?.close(live.holder.id);
-    record.status = status;
     try {
       const tabs = await this.deps.tabs.list();
       const described = new Map(tabs.map((t) => [t.id, { title: t.title, url: t.url }]));
@@ -355,7 +211,6 @@ export class PlanService implements PlanControl, PlanStarter {
       await this.closeOpened(record);
     } finally {
       await this.save(record);
-      live.end();
     }
   }
 
@@ -396,30 +251,6 @@ export class PlanService implements PlanControl, PlanStarter {
     if (this.live.has(planId)) throw refusal(say('planCannotRun', 'running'));
     return this.found(planId);
   }
-}
-
-function freshSteps(plan: Plan): StepStatus[] {
-  return plan.steps.map((s) => ({ id: s.id, state: 'waiting', attempts: 0 }));
-}
-
-function statusOf(record: PlanRecord, id: string): StepStatus {
-  let status = record.steps.find((s) => s.id === id);
-  if (!status) {
-    status = { id, state: 'waiting', attempts: 0 };
-    record.steps.push(status);
-  }
-  return status;
-}
-
-/** A step waits again: what its last attempt left is cleared (its tab is kept, to be reused). */
-function resetStep(record: PlanRecord, id: string): void {
-  const status = statusOf(record, id);
-  for (const key of ['action', 'actionText', 'fields', 'summary', 'reason', 'reasonText', 'startedAt', 'endedAt'] as const) delete status[key];
-  status.state = 'waiting';
-}
-
-function reasonOf(text: Localized): Pick<StepStatus, 'reason' | 'reasonText'> {
-  return { reason: english(text).slice(0, 500), reasonText: text };
 }
 
 /**
