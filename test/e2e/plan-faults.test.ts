@@ -74,6 +74,8 @@ test('a permission question inside a step is answered in the sidebar; the denied
 
   const first = await h.sidebar.readQuestion('click');
   expect(first.reason).toContain('add the kettle to the basket');
+  // While the question waits, the card says the step waits for the user's permission.
+  await waitFor(async () => (await cardSteps(h.sidebar.page)).find((s) => s.id === 'a')?.state === 'asking', { what: 'step a shown as asking' });
   await h.sidebar.answerPermission('click', 'allow-once');
   await waitFor(() => stepRequests(h.llm.chatRequests(), 'on Beta').some((r) => toolResults(r).length === 1), { what: 'Beta’s step to read its page' });
   await h.sidebar.readQuestion('click');
