@@ -7,35 +7,19 @@
  */
 import type { RecordedRequest } from '../support/llm-server';
 import { agentHarness } from '../support/agent-harness';
+import { waitFor } from '../support/firefox';
+import { portRequest, SidebarDriver } from '../support/sidebar-driver';
 
 const h = agentHarness({ models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }], provider: { kind: 'ollama', model: 'qwen2.5:3b' } });
 
 const shop = (name: string, price: string) =>
   `<!doctype html><html lang="en"><head><title>Kettle at ${name}</title></head><body><main><h1>Steel kettle</h1><p>Sold by ${name}.</p><p>Price: ${price}</p></main></body></html>`;
 
-interface Reply {
-  kind: string;
-  id: number;
-  value?: unknown;
-  error?: { message: string };
-}
-
 /** One request on a port of its own from the sidebar page, as the sidebar sends it. */
 async function ask<T>(body: Record<string, unknown>): Promise<T> {
-  return h.sidebar.page.evaluate(
-    (request) =>
-      new Promise((resolve, reject) => {
-        const port = (globalThis as unknown as { browser: { runtime: { connect(o: { name: string }): { onMessage: { addListener(l: (m: Reply) => void): void }; postMessage(m: unknown): void; disconnect(): void } } } }).browser.runtime.connect({ name: 'sidebar' });
-        port.onMessage.addListener((m) => {
-          if (m.kind !== 'reply' || m.id !== 4242) return;
-          port.disconnect();
-          if (m.error) reject(new Error(m.error.message));
-          else resolve(m.value);
-        });
-        port.postMessage({ kind: 'request', id: 4242, body: request });
-      }),
-    body,
-  ) as Promise<T>;
+  const reply = await portRequest(h.sidebar.page, body);
+  if (reply.error) throw new Error(JSON.stringify(reply.error));
+  return reply.value as T;
 }
 
 interface Step {
@@ -64,6 +48,16 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeo
   }
 }
 
+/** Shops A and B open in tabs; Shop C's address, for the plan to open. */
+async function openShops(): Promise<string> {
+  h.site.page('/plan-shop-a.html', shop('Shop A', '39.90 EUR'));
+  h.site.page('/plan-shop-b.html', shop('Shop B', '34.50 EUR'));
+  h.site.page('/plan-shop-c.html', shop('Shop C', '41.00 EUR'));
+  await h.openPage('/plan-shop-a.html');
+  await h.openPage('/plan-shop-b.html');
+  return `${h.site.url}/plan-shop-c.html`;
+}
+
 /** The planner call proposes the three steps; each step reads its page, then returns the price it saw. */
 function model(shopC: string) {
   return (request: RecordedRequest) => {
@@ -90,12 +84,7 @@ function model(shopC: string) {
 }
 
 test('a comparison plan runs: two steps at once, each page’s price in the answer, the opened tab closed, the audit log naming plan and step', async () => {
-  h.site.page('/plan-shop-a.html', shop('Shop A', '39.90 EUR'));
-  h.site.page('/plan-shop-b.html', shop('Shop B', '34.50 EUR'));
-  h.site.page('/plan-shop-c.html', shop('Shop C', '41.00 EUR'));
-  const shopC = `${h.site.url}/plan-shop-c.html`;
-  await h.openPage('/plan-shop-a.html');
-  await h.openPage('/plan-shop-b.html');
+  const shopC = await openShops();
   h.llm.setFallback(model(shopC));
 
   await h.sidebar.send('Compare the price of this kettle on these three shops');
@@ -128,12 +117,7 @@ test('a comparison plan runs: two steps at once, each page’s price in the answ
 });
 
 test('Stop during a plan ends every step and model call at once, and closes the tab it opened', async () => {
-  h.site.page('/plan-shop-a.html', shop('Shop A', '39.90 EUR'));
-  h.site.page('/plan-shop-b.html', shop('Shop B', '34.50 EUR'));
-  h.site.page('/plan-shop-c.html', shop('Shop C', '41.00 EUR'));
-  const shopC = `${h.site.url}/plan-shop-c.html`;
-  await h.openPage('/plan-shop-a.html');
-  await h.openPage('/plan-shop-b.html');
+  const shopC = await openShops();
   const script = model(shopC);
   // The steps' model calls never answer: only Stop ends them.
   h.llm.setFallback((request) => (JSON.stringify(request.body.tools ?? []).includes('propose_plan') ? script(request) : { fault: 'hang' as const }));
@@ -158,4 +142,48 @@ test('Stop during a plan ends every step and model call at once, and closes the 
   // Nothing more is asked of the model after Stop.
   await new Promise((r) => setTimeout(r, 500));
   expect(h.llm.chatRequests()).toHaveLength(4);
+});
+
+// Last in the file: the reload closes the harness's sidebar page.
+test('a plan cut off by an extension reload shows as interrupted; resume finishes it without running finished steps again', async () => {
+  const shopC = await openShops();
+  const script = model(shopC);
+  // Shop A's step finishes; the others hang until the extension goes away.
+  h.llm.setFallback((request) => {
+    const planning = JSON.stringify(request.body.tools ?? []).includes('propose_plan');
+    return planning || JSON.stringify(request.body.messages).includes('Kettle at Shop A') ? { ...script(request), delayMs: 0 } : { fault: 'hang' as const };
+  });
+  await h.sidebar.send('Compare the price of this kettle on these three shops');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+  await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps[0]!.state === 'done' && plans[0]!.steps[2]!.tabId !== undefined);
+  await new Promise((r) => setTimeout(r, 300));
+
+  await h.sidebar.page.evaluate(() => void (globalThis as unknown as { browser: { runtime: { reload(): void } } }).browser.runtime.reload());
+  await waitFor(async () => h.sidebar.page.isClosed() || !(await h.sidebar.page.evaluate(() => document.querySelector('[data-testid="composer"]') !== null).catch(() => false)), { what: 'the old sidebar page to go' });
+  const sidebar = await SidebarDriver.open(h.ff);
+  const askNow = async <T>(body: Record<string, unknown>) => (await portRequest(sidebar.page, body)).value as T;
+  const [cut] = await until(() => askNow<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]?.status === 'interrupted', 15_000);
+  expect(cut!.steps.map((s) => [s.id, s.state])).toEqual([
+    ['a', 'done'],
+    ['b', 'waiting'],
+    ['c', 'waiting'],
+  ]);
+  expect(cut!.steps[0]!.fields).toEqual({ price: 39.9 });
+
+  h.llm.reset();
+  h.llm.setFallback(script);
+  await askNow({ type: 'plan/resume', planId: proposed!.id });
+  const [done] = await until(() => askNow<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.status === 'done');
+  expect(done!.steps.map((s) => [s.id, s.state, s.fields])).toEqual([
+    ['a', 'done', { price: 39.9 }],
+    ['b', 'done', { price: 34.5 }],
+    ['c', 'done', { price: 41 }],
+  ]);
+  // Shop A was not asked about again; the tab opened before the reload is gone at the end.
+  expect(h.llm.chatRequests().some((r) => JSON.stringify(r.body.messages).includes('Kettle at Shop A'))).toBe(false);
+  const urls = (await h.ff.browser.pages()).map((p) => p.url());
+  expect(urls.some((u) => u.endsWith('/plan-shop-c.html'))).toBe(false);
+  await sidebar.page.close();
 });

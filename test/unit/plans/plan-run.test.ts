@@ -169,9 +169,9 @@ test('a tab closed mid-step: a partial answer that says what is missing, and no 
   const t = await setup('ollama');
   server.setFallback((request) => {
     const reply = shopper(request);
-    // Shop three is slow to answer, and its tab is closed meanwhile.
+    // Shop three never answers, and its tab is closed meanwhile.
     const tabThree = JSON.stringify(request.body.messages).includes('tab_id=3');
-    return tabThree ? { ...reply, delayMs: 1200 } : reply;
+    return tabThree ? { fault: 'hang' as const } : reply;
   });
   const plan: Plan = { title: 'Compare', steps: [priceStep('one', { kind: 'tab', tabId: 1 }), priceStep('three', { kind: 'tab', tabId: 3 }), priceStep('new', { kind: 'url', url: 'https://shop-four.example/kettle' })] };
   const proposed = await t.service.propose({ conversationId: t.conversation.id, messageId: 'm1', request: 'Compare', plan, tabs: t.w.openTabs() });

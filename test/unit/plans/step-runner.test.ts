@@ -154,7 +154,7 @@ test("a step on an earlier step's address opens only an http(s) one", async () =
 
 test('a tab closed mid-step fails the step at once, ending its model call', async () => {
   const t = setup('ollama');
-  server.script({ text: 'slow answer', delayMs: 1500 });
+  server.script({ fault: 'hang' });
   const started = Date.now();
   const running = t.runStep(job({}).job);
   await new Promise((r) => setTimeout(r, 200));
@@ -176,7 +176,7 @@ test('a failing model fails the step with its reason; Stop ends the step as stop
   server.setFallback({ fault: 'server_error' });
   expect(await t.runStep(job({}).job)).toMatchObject({ ok: false, reason: { key: 'planModelFailed' } });
   server.reset();
-  server.script({ text: 'slow', delayMs: 1500 });
+  server.script({ fault: 'hang' });
   const j = job({});
   const running = t.runStep(j.job);
   await new Promise((r) => setTimeout(r, 200));
@@ -229,4 +229,20 @@ test("time handed over to the user does not count against the step's time", asyn
   clock += 10 * 60_000;
   handovers.continue(handovers.pending()[0]!.id);
   expect(await running).toEqual({ ok: true, summary: 'Read after the captcha.' });
+});
+
+test("a plan's tabs share one group; without tab groups they open ungrouped", async () => {
+  const t = setup('ollama');
+  server.setFallback({ text: 'Read it.' });
+  await t.runStep(job({ id: 'a', tab: { kind: 'url', url: 'https://shop2.example/a' } }).job);
+  await t.runStep(job({ id: 'b', tab: { kind: 'url', url: 'https://shop3.example/b' } }).job);
+  expect(t.browser.grouped).toEqual([{ tabIds: [100], createProperties: { windowId: 2 } }, { groupId: 7, title: 'Compare the kettle' }, { tabIds: [101], groupId: 7 }]);
+
+  const bare = browserTabs();
+  const { group: _group, updateGroup: _update, ...withoutGroups } = bare.api;
+  const tabs = new StepTabs(withoutGroups, async () => undefined);
+  const j = job({ tab: { kind: 'url', url: 'https://shop2.example/a' } });
+  expect(await tabs.resolve(j.job)).toMatchObject({ ok: true, tab: { id: 100 } });
+  expect(bare.created).toEqual([{ url: 'https://shop2.example/a', active: false }]);
+  expect(j.opened).toEqual([100]);
 });
