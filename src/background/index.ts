@@ -21,15 +21,37 @@ import { SidebarHub } from './sidebar-hub';
 import { createToolRegistry } from './tools';
 import { createVoiceService } from './voice/service';
 import { toWhisperWav } from './voice/wav-convert';
+import { HandOverRegistry } from './handover';
+import { checkPlan, isReadOnly } from './plans/check';
+import { composeAnswer } from './plans/compose';
+import { PlanService } from './plans/plan-service';
+import { PlanStore } from './plans/plan-store';
+import { StepTabs, type StepTabsApi } from './plans/step-tab';
+import { stepTask } from './plans/step-task';
+import { withStepTools } from './plans/step-tools';
+import { createStepRunner } from './plans/step-runner';
+import { RunRegistry } from './runs/registry';
 
 // The one store over extension storage; its layout is migrated before anything reads it.
 const store = new Store(browser.storage.local, { migrations: MIGRATIONS, changes: browser.storage.onChanged });
 const extensionOrigin = browser.runtime.getURL('').replace(/\/$/, '');
 const emit = (event: BgToUiEvent) => hub.broadcast(event);
 
+/** Brings a tab to the front, in its window (a hand-over, a link in a plan's answer). */
+async function focusTab(tabId: number): Promise<boolean> {
+  try {
+    const tab = await browser.tabs.update(tabId, { active: true });
+    if (tab.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const agent = new TabAgent(browser.tabs);
 const reader = new PageReader(agent, new PageCache());
-const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms) });
+const handovers = new HandOverRegistry(emit, focusTab);
+const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms), handovers });
 
 const conversations = new ConversationStore(store);
 const sessions = createSessionFactory(store);
@@ -43,6 +65,8 @@ const gate = new PolicyGate({
   tab: (tabId) => browser.tabs.get(tabId),
   inspect: (tabId, call) => agent.inspect(tabId, call),
 });
+const runs = new RunRegistry();
+const plans = createPlans();
 const chat = new ChatService({
   store: conversations,
   emit,
@@ -51,6 +75,8 @@ const chat = new ChatService({
   gate,
   page: createPageAccess(browser.tabs, reader, extensionOrigin),
   vision: { look: (tabId) => agent.request(tabId, { type: 'page/look' }) },
+  plans,
+  runs,
 });
 const handlers = createHandlers({
   chat,
@@ -65,8 +91,54 @@ const handlers = createHandlers({
   currentPage: () => currentPage(browser.tabs, extensionOrigin),
   openTabs: () => openTabs(browser.tabs, extensionOrigin),
   voice: createVoiceService({ settings: async () => (await loadSettings(store)).voice, fetch: (...args) => fetch(...args), toWav: toWhisperWav }),
+  plans,
+  handovers,
+  focusTab,
 });
 const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
+
+/** The plans service, its steps run by the agent loop in tabs of the user's window. */
+function createPlans(): PlanService {
+  // Tab groups where the browser has them (Firefox ESR may not): feature-detected.
+  const grouping = browser.tabs as unknown as { group?: StepTabsApi['group'] };
+  const groups = (browser as unknown as { tabGroups?: { update(id: number, props: { title: string }): Promise<unknown> } }).tabGroups;
+  const stepTabs = new StepTabs(
+    {
+      get: (tabId) => browser.tabs.get(tabId),
+      create: (props) => browser.tabs.create(props),
+      ...(grouping.group ? { group: (options) => grouping.group!(options) } : {}),
+      ...(groups ? { updateGroup: (id, props) => groups.update(id, props) } : {}),
+    },
+    async () => (await browser.windows.getLastFocused()).id,
+  );
+  const runStep = createStepRunner({
+    runs,
+    session: async (conversationId) => sessions.session((await conversations.get(conversationId))?.model),
+    tools,
+    gate,
+    vision: { look: (tabId) => agent.request(tabId, { type: 'page/look' }) },
+    tabs: stepTabs,
+    waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms),
+    onTabRemoved: (listener) => {
+      browser.tabs.onRemoved.addListener(listener);
+      return () => browser.tabs.onRemoved.removeListener(listener);
+    },
+    core: { stepTask, withStepTools },
+  });
+  return new PlanService({
+    store: new PlanStore(store),
+    conversations,
+    emit,
+    settings: async () => (await loadSettings(store)).plans,
+    runStep,
+    core: { checkPlan, isReadOnly, composeAnswer },
+    runs,
+    tabs: {
+      list: () => openTabs(browser.tabs, extensionOrigin),
+      close: (tabIds) => browser.tabs.remove([...tabIds]),
+    },
+  });
+}
 
 const guardOllamaOrigin = createOriginGuard(browser.webRequest, extensionOrigin);
 async function applySettings() {
@@ -74,8 +146,10 @@ async function applySettings() {
   guardOllamaOrigin(settings.provider.kind === 'ollama' ? settings.provider.baseUrl : undefined);
 }
 
-// A turn cut off by the last shutdown is marked interrupted, with Retry, before any turn starts.
+// A turn cut off by the last shutdown is marked interrupted, with Retry, before any turn starts;
+// a plan cut off is marked interrupted, with Resume (plan/updated tells the sidebars).
 void conversations.recoverInterrupted().then((changed) => changed.forEach((conversation) => emit({ type: 'conversation/updated', conversation })), () => undefined);
+void plans.recoverInterrupted().catch(() => undefined);
 
 browser.runtime.onConnect.addListener((port) => hub.accept(port));
 store.watch(RECORDS.settings, () => void applySettings());

@@ -65,9 +65,12 @@ export interface AuditEntry {
   durationMs?: number;
   outcome: 'done' | 'failed' | 'denied' | 'skipped';
   summary?: string;
+  /** The workflow plan and step the call was made in. */
+  planId?: string;
+  stepId?: string;
 }
 
-const CSV_COLUMNS: (keyof AuditEntry)[] = ['time', 'conversationId', 'tool', 'args', 'origin', 'tier', 'decision', 'decidedBy', 'why', 'durationMs', 'outcome', 'summary'];
+const CSV_COLUMNS: (keyof AuditEntry)[] = ['time', 'conversationId', 'tool', 'args', 'origin', 'tier', 'decision', 'decidedBy', 'why', 'durationMs', 'outcome', 'summary', 'planId', 'stepId'];
 
 function csvCell(value: unknown): string {
   const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);

@@ -14,6 +14,7 @@ import { english } from '../english';
 import { restrictionSaid } from '../page/restricted';
 import { redactArgs } from './redact';
 import { clip, targetText } from './target-checks';
+import type { TaskState } from '../tools/registry';
 import type { TargetInfo } from './tiers';
 
 export interface PolicyGateDeps {
@@ -88,13 +89,15 @@ export class PolicyGate implements PermissionGate {
     // still apply to it.
     const grants = scope.task ? this.allowedInTask.get(scope.task) : undefined;
     const confirm = scope.task?.confirmActions;
+    const planned = planAllows(scope.task?.planGrant, gateCall.tool, facts);
     const rules = {
       sensitiveSites: () => this.deps.store.sensitiveSites(),
       find: async (origin: string, tool: string, tier: Evaluation['tier']) => {
         const stored = await this.deps.store.find(origin, tool, tier);
         // A task the model chose to start does not run on the user's standing allow rules.
         const usable = stored && !(confirm && stored.policy === 'allow' && tier !== 'read') ? stored : undefined;
-        return usable ?? (tier === 'interact' && grants?.has(`${origin}|${tool}`) ? { origin, subject: tool, policy: 'allow' as const, createdAt: 0 } : undefined);
+        const granted = tier === 'interact' && (grants?.has(`${origin}|${tool}`) || planned);
+        return usable ?? (granted ? { origin, subject: tool, policy: 'allow' as const, createdAt: 0 } : undefined);
       },
     };
     const evaluation = await evaluate(facts, rules);
@@ -161,6 +164,7 @@ export class PolicyGate implements PermissionGate {
       durationMs: outcome.durationMs,
       outcome: outcome.status,
       summary: outcome.summary?.slice(0, 200),
+      ...scope.task?.planStep,
     };
     void this.deps.audit.append(entry).catch(() => undefined);
   }
@@ -262,6 +266,27 @@ function outsideRun(tool: string, args: Record<string, unknown>, scope: GateScop
   if (typeof tabId === 'number' && (allowed.has(tabId) || task.openedTabs.has(tabId))) return undefined;
   const may = [...allowed, ...task.openedTabs].map((id) => `tab_id=${id}`).join(', ');
   return say('gateOutsideRun', String(tabId), may || 'none');
+}
+
+/**
+ * Page loads a plan's `navigate` covers: those whose destination the gate knows (an address, the
+ * same page again). Back and forward may land anywhere, so they still ask.
+ */
+const PLANNED_LOADS: ReadonlySet<string> = new Set(['navigate', 'reload']);
+
+/**
+ * Whether the approved plan of the task's step covers this call, below the user's own rules and
+ * above the default "ask": an interaction by a page tool on a site the plan listed, when the step
+ * listed `interact`; a page load in the step's tab, from and to a listed site, when it listed
+ * `navigate`. The caller applies it only in the `interact` tier, so sensitive calls and loads of
+ * another site still ask, as does whatever the engine escalates (another site than the step
+ * started on, values only the page supplied, a destructive or page-steered target).
+ */
+function planAllows(grant: TaskState['planGrant'], tool: GateCall['tool'], facts: CallFacts): boolean {
+  if (!grant || !grant.sites.has(facts.origin)) return false;
+  if (tool.risk === 'interact') return grant.may.has('interact');
+  if (PLANNED_LOADS.has(tool.name)) return grant.may.has('navigate') && grant.sites.has(facts.destinationOrigin ?? facts.origin);
+  return false;
 }
 
 /** The same action on the same site: the tool and its arguments, without the model's stated reason. */

@@ -26,10 +26,16 @@ export interface RunSpec<E = unknown> {
   budget?: RunBudget;
   /** Where the run's events go (the conversation's recorder, a plan's step view…). */
   sink?: (event: E) => void;
+  /**
+   * Runs of one group (the steps of one plan) may share their conversation; any other run there
+   * conflicts with them, and Stop in the chat stops them all.
+   */
+  group?: string;
 }
 
 export interface Run<E = unknown> extends Readonly<Required<Pick<RunSpec<E>, 'origin' | 'conversationId' | 'budget'>>> {
   readonly id: string;
+  readonly group?: string;
   readonly tabs?: readonly number[];
   readonly startedAt: number;
   readonly signal: AbortSignal;
@@ -42,7 +48,7 @@ export interface Run<E = unknown> extends Readonly<Required<Pick<RunSpec<E>, 'or
   readonly sink?: (event: E) => void;
 }
 
-/** A conversation works on one run at a time. */
+/** A conversation works on one run at a time (or on the runs of one group: a plan's steps). */
 export class RunConflict extends Error {
   constructor(readonly conversationId: string) {
     super('FoxAgent is still working on this chat. Stop it first.');
@@ -61,17 +67,20 @@ export class RunRegistry {
 
   /** Registers a run; it holds its conversation until `close`. */
   open<E>(spec: RunSpec<E>): Run<E> {
-    if (this.busy(spec.conversationId)) throw new RunConflict(spec.conversationId);
+    const conflicting = [...this.runs.values()].some((e) => e.run.conversationId === spec.conversationId && (spec.group === undefined || e.run.group !== spec.group));
+    if (conflicting) throw new RunConflict(spec.conversationId);
     const controller = new AbortController();
+    const id = this.newId();
     const run: Run<E> = {
-      id: this.newId(),
+      id,
       origin: spec.origin,
       conversationId: spec.conversationId,
       tabs: spec.tabs,
+      ...(spec.group !== undefined ? { group: spec.group } : {}),
       budget: spec.budget ?? {},
       startedAt: this.now(),
       signal: controller.signal,
-      scope: { openedTabs: new Set(), ...(spec.tabs ? { allowedTabs: new Set(spec.tabs) } : {}) },
+      scope: { runId: id, openedTabs: new Set(), ...(spec.tabs ? { allowedTabs: new Set(spec.tabs) } : {}) },
       sink: spec.sink,
     };
     this.runs.set(run.id, { run: run as Run, controller });

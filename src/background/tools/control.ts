@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { defineTool } from './registry';
+import { say } from '../../shared/i18n';
+import type { HandOverRequest } from '../handover';
+import { defineTool, previewOf } from './registry';
 
 /** Ends the task. The summary is what the user reads. */
 export const doneTool = defineTool({
@@ -25,3 +27,37 @@ export const askUserTool = defineTool({
 });
 
 export const CONTROL_TOOLS = [doneTool, askUserTool] as const;
+
+export const HAND_OVER = 'hand_over';
+/** How long a task waits for the user to do what it handed over (a login can take a while). */
+const HAND_OVER_WAIT_MS = 30 * 60_000;
+
+/** Where a hand-over waits for the user's Continue. */
+export interface HandOvers {
+  wait(request: HandOverRequest, signal: AbortSignal): Promise<boolean>;
+}
+
+/**
+ * Hands the task over to the user for what only they can do (log in, solve a captcha, make a
+ * choice): the task pauses with its tab in front until they press Continue.
+ */
+export function createHandOverTool(handovers: HandOvers) {
+  return defineTool({
+    name: HAND_OVER,
+    brief: 'Let the user do what only they can (log in, solve a captcha); the task waits.',
+    description:
+      'Hand the task over to the user when the page needs something only they can do: log in, solve a captcha, make a personal choice. Their tab comes to the front and the task waits until they press Continue; then read the page again.',
+    input: z.object({ need: z.string().min(1).max(500).describe('What the user must do, in one short sentence addressed to them.') }),
+    risk: 'read',
+    timeoutMs: HAND_OVER_WAIT_MS,
+    run: async ({ need }, ctx) => {
+      const { task } = ctx;
+      const continued = await handovers.wait(
+        { runId: task.runId ?? '', conversationId: ctx.conversationId, ...task.planStep, ...(task.tabId !== undefined ? { tabId: task.tabId } : {}), need },
+        ctx.signal,
+      );
+      if (!continued) return { ok: false, content: 'The task was stopped while waiting for the user.', ...previewOf(say('previewStopped')) };
+      return { ok: true, content: 'The user says it is done. Read the page again before going on.', ...previewOf(say('handOverDone')) };
+    },
+  });
+}

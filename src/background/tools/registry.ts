@@ -31,6 +31,22 @@ export interface TaskState {
    * through without asking (deny rules and grants "for this task" still apply).
    */
   confirmActions?: boolean;
+  /** The run the task belongs to (set by the run registry). */
+  runId?: string;
+  /** The workflow plan step this run is: the audit log names the plan and the step of each call. */
+  planStep?: { planId: string; stepId: string };
+  /** What approving the step's plan lets through without asking (see `PlanGrant`). */
+  planGrant?: PlanGrant;
+}
+
+/**
+ * A scoped consent: approving a plan allows, for that plan's steps only, the kinds of action the
+ * step listed on the sites the plan listed. Sensitive actions, other sites, other kinds of action
+ * and tab tools still ask; deny rules and the engine's escalations still apply.
+ */
+export interface PlanGrant {
+  sites: ReadonlySet<string>;
+  may: ReadonlySet<'interact' | 'navigate'>;
 }
 
 export interface ToolContext {

@@ -19,4 +19,7 @@ export const KEYS = {
   sensitiveSites: 'sensitiveSites',
   textToolModels: 'textToolModels',
   draft: 'composerDraft',
+  /** Workflow plans, newest first: id, conversation, status (what start-up recovery and the card list read). */
+  planIndex: 'planIndex',
+  plan: (id: string) => `plan:${id}`,
 } as const;

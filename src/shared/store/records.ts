@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ConversationSchema } from '../conversation';
+import { PlanRecordSchema, PlanStatusSchema } from '../plan';
 import { PolicyRuleSchema, RiskSchema, type AuditEntry } from '../permissions';
 import { ConversationSummarySchema } from '../protocol';
 import { DEFAULT_SETTINGS, StoredSettingsSchema } from '../settings';
@@ -17,6 +18,11 @@ export const MAX_AUDIT_ENTRIES = 2000;
 export const MAX_AUDIT_BYTES = 1024 * 1024;
 /** Models remembered with a learnt tool-call mode; the least recently added roll off past this many. */
 export const MAX_TEXT_MODE_MODELS = 500;
+/** Workflow plans kept; the oldest roll off past this many, with their records. */
+export const MAX_PLANS = 200;
+
+export const PlanIndexEntrySchema = z.object({ id: z.string(), conversationId: z.string(), status: PlanStatusSchema, updatedAt: z.number() });
+export type PlanIndexEntry = z.infer<typeof PlanIndexEntrySchema>;
 
 const AuditSegmentInfoSchema = z.object({ id: z.number().int().min(0), count: z.number().min(0), bytes: z.number().min(0) });
 /** The audit log's segments, oldest first; each segment's entries are under their own key. */
@@ -37,6 +43,8 @@ export const AuditEntrySchema: z.ZodType<AuditEntry> = z.object({
   durationMs: z.number().optional(),
   outcome: z.enum(['done', 'failed', 'denied', 'skipped']),
   summary: z.string().optional(),
+  planId: z.string().optional(),
+  stepId: z.string().optional(),
 });
 
 export const RECORDS = {
@@ -59,4 +67,7 @@ export const RECORDS = {
    */
   textToolModels: single(KEYS.textToolModels, z.record(z.string(), z.union([z.number(), z.object({ mode: z.enum(['constrained', 'xml']), at: z.number() })])), () => ({})),
   draft: single(KEYS.draft, z.string(), () => ''),
+  /** Plans, newest first; at most `MAX_PLANS`. */
+  planIndex: list(KEYS.planIndex, PlanIndexEntrySchema),
+  plan: family(KEYS.plan, (key) => optional(key, PlanRecordSchema)),
 };

@@ -76,3 +76,21 @@ test('a run given tabs carries them in its permission scope; a run given none ma
   expect([...(runs.open({ origin: 'workflow_step', conversationId: 'plan', tabs: [4, 9] }).scope.allowedTabs ?? [])]).toEqual([4, 9]);
   expect(runs.open({ origin: 'sidebar', conversationId: 'chat' }).scope.allowedTabs).toBeUndefined();
 });
+
+test("a plan's steps share their conversation; a normal turn there conflicts, and Stop in the chat stops every step", async () => {
+  const runs = new RunRegistry();
+  const ended: string[] = [];
+  const first = runs.start({ origin: 'workflow_step', conversationId: 'conv-a', group: 'plan-1' }, untilStopped(ended));
+  const second = runs.start({ origin: 'workflow_step', conversationId: 'conv-a', group: 'plan-1' }, untilStopped(ended));
+  expect(second.group).toBe('plan-1');
+  expect(() => runs.open({ origin: 'sidebar', conversationId: 'conv-a' })).toThrow(RunConflict);
+  expect(() => runs.open({ origin: 'workflow_step', conversationId: 'conv-a', group: 'plan-2' })).toThrow(RunConflict);
+  expect(runs.busy('conv-a')).toBe(true);
+  expect(runs.stopConversation('conv-a')).toBe(true);
+  await new Promise((r) => setTimeout(r, 0));
+  expect(ended.sort()).toEqual([first.id, second.id].sort());
+  expect(runs.busy('conv-a')).toBe(false);
+  // A turn running in the chat keeps a plan's steps out too.
+  runs.open({ origin: 'sidebar', conversationId: 'conv-b' });
+  expect(() => runs.open({ origin: 'workflow_step', conversationId: 'conv-b', group: 'plan-3' })).toThrow(RunConflict);
+});

@@ -1,0 +1,174 @@
+/**
+ * One plan step as a run: its tab resolved (opened in the background when it is an address), the
+ * page loaded, a run in the run registry scoped to that tab with the approved plan's consent, and
+ * the ordinary agent loop with the step's task and tools. The loop's events become the step's
+ * state on the card (its action, asking, handed over); a tab closed mid-step, a page that never
+ * loads, a failing model or a step over its budget fail the step with a reason.
+ */
+import { say, type Localized } from '../../shared/i18n';
+import { originOfUrl } from '../../shared/permissions';
+import type { FieldRecord, PlanStep } from '../../shared/plan';
+import type { AgentEvent, AgentOutcome } from '../agent/events';
+import { runAgentLoop } from '../agent/loop';
+import { LlmError } from '../llm/errors';
+import type { LlmMessage } from '../llm/types';
+import type { PermissionGate } from '../permissions/gate';
+import { RunConflict, type RunRegistry } from '../runs/registry';
+import type { Session } from '../runs/turn';
+import type { ToolRegistry } from '../tools/registry';
+import type { PageLooker } from '../vision/fallback';
+import { HAND_OVER } from '../tools/control';
+import type { StepJob, StepOutcome, StepProgress, StepRunner } from './step-job';
+import type { StepTab, StepTabs } from './step-tab';
+
+/** The step task and tools the planner's side builds (passed in, so each side is tested on its own). */
+export interface StepCore {
+  stepTask(step: PlanStep, ctx: { tab: StepTab; inputs: Record<string, FieldRecord> }): LlmMessage[];
+  withStepTools(base: ToolRegistry, step: PlanStep): { tools: ToolRegistry; fields(): FieldRecord | undefined; summary(): string | undefined };
+}
+
+export interface StepRunnerDeps {
+  runs: RunRegistry;
+  /** The provider, settings and model of the plan's conversation. */
+  session(conversationId: string): Promise<Session>;
+  tools: ToolRegistry;
+  gate: PermissionGate;
+  vision?: PageLooker;
+  tabs: StepTabs;
+  /** Resolves when the tab reports loaded, or at the timeout. */
+  waitForLoad(tabId: number, timeoutMs: number): Promise<void>;
+  /** Calls back when a tab is closed; returns the unsubscribe. */
+  onTabRemoved(listener: (tabId: number) => void): () => void;
+  core: StepCore;
+  /** Each step's own budget: agent steps (model calls) and time. */
+  budget?: { steps: number; wallClockMs: number };
+  loadTimeoutMs?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_STEP_BUDGET = { steps: 8, wallClockMs: 3 * 60_000 };
+
+export function createStepRunner(deps: StepRunnerDeps): StepRunner {
+  return (job) => runStep(job, deps);
+}
+
+async function runStep(job: StepJob, deps: StepRunnerDeps): Promise<StepOutcome> {
+  const fail = (reason: Localized): StepOutcome => ({ ok: false, reason });
+  const stopped = (): StepOutcome => ({ ok: false, reason: say('planStepStoppedRunning'), stopped: true });
+  const resolved = await deps.tabs.resolve(job);
+  if (job.signal.aborted) return stopped();
+  if (!resolved.ok) return fail(resolved.reason);
+  const tabId = resolved.tab.id;
+
+  // The tab's close is watched from the start: while it loads, and while the step works in it.
+  const closed = new AbortController();
+  const unwatch = deps.onTabRemoved((removed) => removed === tabId && closed.abort());
+  try {
+    job.progress({ tabId, site: originOfUrl(resolved.tab.url) ?? '', action: 'Loading the page', actionText: say('planStepLoading') });
+    await deps.waitForLoad(tabId, deps.loadTimeoutMs ?? 30_000);
+    if (closed.signal.aborted) return fail(say('planTabClosedMidStep'));
+    if (job.signal.aborted) return stopped();
+    if (!(await deps.tabs.loaded(tabId))) return fail(say('planPageNeverLoaded', Math.round((deps.loadTimeoutMs ?? 30_000) / 1000)));
+    const tab = (await deps.tabs.read(tabId)) ?? resolved.tab;
+    job.progress({ site: originOfUrl(tab.url) ?? '' });
+    return await work(job, deps, tab, closed.signal);
+  } finally {
+    unwatch();
+  }
+}
+
+async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: AbortSignal): Promise<StepOutcome> {
+  const budget = deps.budget ?? DEFAULT_STEP_BUDGET;
+  let run;
+  try {
+    run = deps.runs.open({ origin: 'workflow_step', conversationId: job.conversationId, tabs: [tab.id], budget: { steps: budget.steps, wallClockMs: budget.wallClockMs }, group: job.planId });
+  } catch (error) {
+    if (error instanceof RunConflict) return { ok: false, reason: say('planChatBusy') };
+    throw error;
+  }
+  const scope = run.scope;
+  scope.tabId = tab.id;
+  scope.startTabId = tab.id;
+  scope.planStep = { planId: job.planId, stepId: job.step.id };
+  scope.planGrant = job.grant;
+  const signal = AbortSignal.any([run.signal, job.signal, closed]);
+  const stepTools = deps.core.withStepTools(deps.tools, job.step);
+  // Time handed over to the user (a login, a captcha) does not count against the step's time.
+  const clock = deps.now ?? Date.now;
+  const paused = { total: 0, since: undefined as number | undefined };
+  const onPause = (pausing: boolean) => {
+    if (pausing) paused.since ??= clock();
+    else if (paused.since !== undefined) {
+      paused.total += clock() - paused.since;
+      paused.since = undefined;
+    }
+  };
+  try {
+    const session = await deps.session(job.conversationId);
+    const outcome = await runAgentLoop(
+      {
+        conversationId: job.conversationId,
+        model: session.model,
+        mode: session.settings.toolCallMode,
+        messages: deps.core.stepTask(job.step, { tab, inputs: job.inputs }),
+        tabId: tab.id,
+        scope,
+        toolTier: session.settings.modelToolTier[session.model],
+        limits: { stepLimit: budget.steps, wallClockMs: budget.wallClockMs },
+      },
+      { router: session.router, tools: stepTools.tools, gate: deps.gate, vision: deps.vision, emit: (event) => follow(event, job, onPause), now: () => clock() - paused.total },
+      signal,
+    );
+    if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
+    return outcomeOf(outcome, stepTools);
+  } catch (error) {
+    if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
+    if (signal.aborted) return { ok: false, reason: say('planStepStoppedRunning'), stopped: true };
+    const message = error instanceof LlmError ? error.message : error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: say('planModelFailed', message.slice(0, 300)) };
+  } finally {
+    deps.runs.close(run.id);
+  }
+}
+
+/** The loop's events as the step's state on the card; each model call counts against the plan's budget. */
+function follow(event: AgentEvent, job: StepJob, onPause: (pausing: boolean) => void): void {
+  if (event.type === 'step') return job.modelCall();
+  if (event.type !== 'tool') return;
+  const { call, status } = event;
+  if (call.name === HAND_OVER && status !== 'pending') onPause(status === 'running');
+  const progress: StepProgress | undefined =
+    status === 'waiting_permission'
+      ? { state: 'asking', action: call.name, actionText: say('planStepAsking', call.name) }
+      : status === 'running' && call.name === HAND_OVER
+        ? handedOver(call.arguments.need)
+        : status === 'running'
+          ? { state: 'running', action: call.name, actionText: say('planStepUsing', call.name), reason: undefined, reasonText: undefined }
+          : status === 'done' || status === 'failed' || status === 'denied'
+            ? { state: 'running', action: (event.preview ?? call.name).slice(0, 300), ...(event.previewText ? { actionText: event.previewText } : { actionText: undefined }), reason: undefined, reasonText: undefined }
+            : undefined;
+  if (progress) job.progress(progress);
+}
+
+/** Handed over: the step is paused, its reason what the user must do (the model's words, as text). */
+function handedOver(need: unknown): StepProgress {
+  const text = typeof need === 'string' ? need.slice(0, 500) : '';
+  return { state: 'paused', reason: text, reasonText: say('planStepPaused', text) };
+}
+
+function outcomeOf(outcome: AgentOutcome, tools: ReturnType<StepCore['withStepTools']>): StepOutcome {
+  const fields = tools.fields();
+  const withFields = fields ? { fields } : {};
+  switch (outcome.kind) {
+    case 'done':
+      return { ok: true, ...withFields, summary: tools.summary() ?? outcome.summary };
+    case 'answered':
+      return { ok: true, ...withFields, summary: outcome.text.slice(0, 1000) };
+    case 'asked_user':
+      return { ok: false, reason: say('planStepAsked', outcome.question.slice(0, 300)) };
+    case 'stopped':
+      return { ok: false, reason: say('planStepStoppedRunning'), stopped: true };
+    default:
+      return { ok: false, reason: outcome.text };
+  }
+}

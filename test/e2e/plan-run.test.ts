@@ -1,0 +1,189 @@
+/**
+ * The plans orchestrator in real Firefox against the scripted model, driven through the sidebar's
+ * port (the plan card is tested on its own): a comparison over two open shop tabs and one address
+ * the plan opens, planned by the model, approved with plan/run; two steps at once; each price read
+ * from its page; the answer in the chat; the tab the plan opened closed at the end; the audit log
+ * naming plan and step.
+ */
+import type { RecordedRequest } from '../support/llm-server';
+import { agentHarness } from '../support/agent-harness';
+import { waitFor } from '../support/firefox';
+import { portRequest, SidebarDriver } from '../support/sidebar-driver';
+
+const h = agentHarness({ models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }], provider: { kind: 'ollama', model: 'qwen2.5:3b' } });
+
+const shop = (name: string, price: string) =>
+  `<!doctype html><html lang="en"><head><title>Kettle at ${name}</title></head><body><main><h1>Steel kettle</h1><p>Sold by ${name}.</p><p>Price: ${price}</p></main></body></html>`;
+
+/** One request on a port of its own from the sidebar page, as the sidebar sends it. */
+async function ask<T>(body: Record<string, unknown>): Promise<T> {
+  const reply = await portRequest(h.sidebar.page, body);
+  if (reply.error) throw new Error(JSON.stringify(reply.error));
+  return reply.value as T;
+}
+
+interface Step {
+  id: string;
+  state: string;
+  fields?: Record<string, unknown>;
+  startedAt?: number;
+  endedAt?: number;
+  tabId?: number;
+}
+interface Record_ {
+  id: string;
+  status: string;
+  steps: Step[];
+  answer?: string;
+  openedTabs: number[];
+}
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > end) throw new Error(`timed out; last: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Shops A and B open in tabs; Shop C's address, for the plan to open. */
+async function openShops(): Promise<string> {
+  h.site.page('/plan-shop-a.html', shop('Shop A', '39.90 EUR'));
+  h.site.page('/plan-shop-b.html', shop('Shop B', '34.50 EUR'));
+  h.site.page('/plan-shop-c.html', shop('Shop C', '41.00 EUR'));
+  await h.openPage('/plan-shop-a.html');
+  await h.openPage('/plan-shop-b.html');
+  return `${h.site.url}/plan-shop-c.html`;
+}
+
+/** The planner call proposes the three steps; each step reads its page, then returns the price it saw. */
+function model(shopC: string) {
+  return (request: RecordedRequest) => {
+    const messages = request.body.messages as { role: string; content: string }[];
+    if (JSON.stringify(request.body.tools ?? []).includes('propose_plan')) {
+      const system = messages[0]!.content;
+      const tabOf = (name: string) => Number(new RegExp(`tabId=(\\d+)[^\\n]*Kettle at ${name}`).exec(system)?.[1]);
+      const price = [{ name: 'price', type: 'number' }];
+      const plan = {
+        title: 'Compare the kettle',
+        steps: [
+          { id: 'a', goal: 'Find the kettle price', tab: { kind: 'tab', tabId: tabOf('Shop A') }, fields: price },
+          { id: 'b', goal: 'Find the kettle price', tab: { kind: 'tab', tabId: tabOf('Shop B') }, fields: price },
+          { id: 'c', goal: 'Find the kettle price', tab: { kind: 'url', url: shopC }, fields: price },
+        ],
+      };
+      return { toolCalls: [{ name: 'propose_plan', arguments: plan }] };
+    }
+    const result = [...messages].reverse().find((m) => m.role === 'tool')?.content;
+    if (!result) return { toolCalls: [{ name: 'read_page', arguments: {} }], delayMs: 400 };
+    const price = /Price: ([\d.]+ EUR)/.exec(result)?.[1] ?? null;
+    return { toolCalls: [{ name: 'return_fields', arguments: { fields: { price }, summary: `Found ${price}.` } }], delayMs: 400 };
+  };
+}
+
+test('a comparison plan runs: two steps at once, each page’s price in the answer, the opened tab closed, the audit log naming plan and step', async () => {
+  const shopC = await openShops();
+  h.llm.setFallback(model(shopC));
+
+  await h.sidebar.send('Compare the price of this kettle on these three shops');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  expect(proposed!.status).toBe('proposed');
+
+  await ask({ type: 'plan/run', planId: proposed!.id });
+  const [done] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => !['proposed', 'running'].includes(plans[0]!.status));
+  expect(done!.status).toBe('done');
+  expect(done!.steps.map((s) => [s.id, s.state, s.fields])).toEqual([
+    ['a', 'done', { price: 39.9 }],
+    ['b', 'done', { price: 34.5 }],
+    ['c', 'done', { price: 41 }],
+  ]);
+  const [a, b] = done!.steps;
+  expect(b!.startedAt!).toBeLessThan(a!.endedAt!);
+  expect(done!.answer).toMatch(/Kettle at Shop A\]\(foxagent:tab\/\d+\) \| 39\.9 \|/);
+  expect(done!.answer).toMatch(/Kettle at Shop B\]\(foxagent:tab\/\d+\) \| 34\.5 \|/);
+  await h.sidebar.waitForAnswer('34.5');
+
+  // The tab the plan opened for Shop C is closed; the user's two shop tabs are still open.
+  const urls = (await h.ff.browser.pages()).map((p) => p.url());
+  expect(urls.some((u) => u.endsWith('/plan-shop-c.html'))).toBe(false);
+  expect(urls.filter((u) => /plan-shop-[ab]\.html$/.test(u))).toHaveLength(2);
+  expect(done!.openedTabs).toEqual([]);
+
+  const audit = await ask<{ tool: string; planId?: string; stepId?: string }[]>({ type: 'audit/list' });
+  expect(audit.filter((e) => e.tool === 'read_page' && e.planId === proposed!.id).map((e) => e.stepId).sort()).toEqual(['a', 'b', 'c']);
+});
+
+test('Stop during a plan ends every step and model call at once, and closes the tab it opened', async () => {
+  const shopC = await openShops();
+  const script = model(shopC);
+  // The steps' model calls never answer: only Stop ends them.
+  h.llm.setFallback((request) => (JSON.stringify(request.body.tools ?? []).includes('propose_plan') ? script(request) : { fault: 'hang' as const }));
+
+  await h.sidebar.send('Compare the price of this kettle on these three shops');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+  await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps.every((s) => s.state === 'running'));
+  const calls = await until(() => Promise.resolve(h.llm.chatRequests().length), (n) => n >= 4);
+  expect(calls).toBe(4);
+
+  const started = Date.now();
+  const stopped = await ask<Record_>({ type: 'plan/stop', planId: proposed!.id });
+  expect(Date.now() - started).toBeLessThan(3000);
+  expect(stopped.status).toBe('stopped');
+  expect(stopped.steps.map((s) => s.state)).toEqual(['failed', 'failed', 'failed']);
+  const runs = await ask<unknown[]>({ type: 'runs/list' });
+  expect(runs).toEqual([]);
+  const urls = (await h.ff.browser.pages()).map((p) => p.url());
+  expect(urls.some((u) => u.endsWith('/plan-shop-c.html'))).toBe(false);
+  // Nothing more is asked of the model after Stop.
+  await new Promise((r) => setTimeout(r, 500));
+  expect(h.llm.chatRequests()).toHaveLength(4);
+});
+
+// Last in the file: the reload closes the harness's sidebar page.
+test('a plan cut off by an extension reload shows as interrupted; resume finishes it without running finished steps again', async () => {
+  const shopC = await openShops();
+  const script = model(shopC);
+  // Shop A's step finishes; the others hang until the extension goes away.
+  h.llm.setFallback((request) => {
+    const planning = JSON.stringify(request.body.tools ?? []).includes('propose_plan');
+    return planning || JSON.stringify(request.body.messages).includes('Kettle at Shop A') ? { ...script(request), delayMs: 0 } : { fault: 'hang' as const };
+  });
+  await h.sidebar.send('Compare the price of this kettle on these three shops');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+  await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps[0]!.state === 'done' && plans[0]!.steps[2]!.tabId !== undefined);
+  await new Promise((r) => setTimeout(r, 300));
+
+  await h.sidebar.page.evaluate(() => void (globalThis as unknown as { browser: { runtime: { reload(): void } } }).browser.runtime.reload());
+  await waitFor(async () => h.sidebar.page.isClosed() || !(await h.sidebar.page.evaluate(() => document.querySelector('[data-testid="composer"]') !== null).catch(() => false)), { what: 'the old sidebar page to go' });
+  const sidebar = await SidebarDriver.open(h.ff);
+  const askNow = async <T>(body: Record<string, unknown>) => (await portRequest(sidebar.page, body)).value as T;
+  const [cut] = await until(() => askNow<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]?.status === 'interrupted', 15_000);
+  expect(cut!.steps.map((s) => [s.id, s.state])).toEqual([
+    ['a', 'done'],
+    ['b', 'waiting'],
+    ['c', 'waiting'],
+  ]);
+  expect(cut!.steps[0]!.fields).toEqual({ price: 39.9 });
+
+  h.llm.reset();
+  h.llm.setFallback(script);
+  await askNow({ type: 'plan/resume', planId: proposed!.id });
+  const [done] = await until(() => askNow<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.status === 'done');
+  expect(done!.steps.map((s) => [s.id, s.state, s.fields])).toEqual([
+    ['a', 'done', { price: 39.9 }],
+    ['b', 'done', { price: 34.5 }],
+    ['c', 'done', { price: 41 }],
+  ]);
+  // Shop A was not asked about again; the tab opened before the reload is gone at the end.
+  expect(h.llm.chatRequests().some((r) => JSON.stringify(r.body.messages).includes('Kettle at Shop A'))).toBe(false);
+  const urls = (await h.ff.browser.pages()).map((p) => p.url());
+  expect(urls.some((u) => u.endsWith('/plan-shop-c.html'))).toBe(false);
+  await sidebar.page.close();
+});
