@@ -90,7 +90,8 @@ export function parseInline(text: string, depth = 0): Inline[] {
     return j;
   };
   const linkEnds = new Map<number, { end: number; href: string } | null>();
-  let bracket = { from: -1, at: -1 };
+  // The next `]` from `from` on (-1: none); nothing is known before the first `[`.
+  let bracket = { from: Number.POSITIVE_INFINITY, at: -1 };
 
   let i = 0;
   while (i < text.length) {
