@@ -19,6 +19,7 @@ import { PermissionPrompter } from './permissions/prompter';
 import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
 import { createToolRegistry } from './tools';
+import { VoiceShortcut } from './voice/shortcut';
 
 // The one store over extension storage; its layout is migrated before anything reads it.
 const store = new Store(browser.storage.local, { migrations: MIGRATIONS, changes: browser.storage.onChanged });
@@ -50,6 +51,7 @@ const chat = new ChatService({
   page: createPageAccess(browser.tabs, reader, extensionOrigin),
   vision: { look: (tabId) => agent.request(tabId, { type: 'page/look' }) },
 });
+const voiceShortcut = new VoiceShortcut((windowId) => emit({ type: 'voice/toggle', ...(windowId === undefined ? {} : { windowId }) }));
 const handlers = createHandlers({
   chat,
   conversations,
@@ -62,6 +64,7 @@ const handlers = createHandlers({
   forgetPages: (conversationId) => reader.forget(conversationId),
   currentPage: () => currentPage(browser.tabs, extensionOrigin),
   openTabs: () => openTabs(browser.tabs, extensionOrigin),
+  voiceShortcut,
 });
 const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
 
@@ -91,3 +94,9 @@ browser.tabs.onRemoved.addListener((tabId) => {
   agent.forget(tabId);
 });
 void applySettings();
+// The voice shortcut opens the sidebar (only allowed right in the command's handler) and asks it to record.
+browser.commands.onCommand.addListener((command, tab) => {
+  if (command !== 'toggle-voice') return;
+  void browser.sidebarAction.open().catch(() => undefined);
+  voiceShortcut.pressed(tab?.windowId);
+});

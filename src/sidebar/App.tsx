@@ -14,6 +14,7 @@ import { useConversations } from './stores/conversations';
 import { usePermissions } from './stores/permissions';
 import { usePage } from './stores/page';
 import { useRuns } from './stores/runs';
+import { startVoice } from './voice/wire';
 
 export function App() {
   const { load, apply, newChat, notice } = useChat();
@@ -40,6 +41,9 @@ export function App() {
     void loadPage().catch(() => undefined);
     return unsubscribe;
   }, [load, apply, applyPermission, loadPermissions, applyRuns, loadRuns, applyPage, loadPage]);
+
+  // Voice input: recording, the talk key and the global shortcut, spoken replies.
+  useEffect(() => startVoice(), []);
 
   return (
     <div className="flex h-full flex-col">

@@ -6,7 +6,7 @@
  *   idle → requesting → recording → stopping → transcribing → idle
  *                  ↘ error        ↘ (cancel) idle          ↘ error, the recording kept: Retry / Discard
  */
-import type { Recording } from '../../../shared/voice';
+import type { Recording } from '../../shared/voice';
 
 /** Why voice input failed; `message`/`hint` are already in the user's words. */
 export interface VoiceFault {

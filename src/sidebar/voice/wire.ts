@@ -1,0 +1,129 @@
+/**
+ * Voice in the sidebar, wired to the browser: the microphone (through the permission page the
+ * first time), MediaRecorder, transcription by the background, the composer and the chat, the
+ * keys (hold Alt+V to talk, Esc to cancel), the global shortcut, and spoken replies.
+ */
+import browser from 'webextension-polyfill';
+import { DEFAULT_VOICE_SETTINGS } from '../../shared/voice';
+import { errorWords, t } from '../../ui/i18n';
+import { backgroundPort, RequestError } from '../../ui/port';
+import { useChat } from '../stores/chat';
+import { useDraft } from '../stores/draft';
+import { useVoice } from '../stores/voice';
+import { VOICE_CHANNEL } from './channel';
+import { deliverTranscript } from './commands';
+import { pickRecordingType } from './container';
+import { Capture } from './capture';
+import { VoiceController } from './controller';
+import { acquireMicrophone, micFault, queryMicPermission } from './microphone';
+import { watchAnswers } from './spoken-replies';
+import { Speaker } from './speaker';
+
+/** The page the first grant happens on (the sidebar cannot show Firefox's prompt). */
+export const PERMISSION_PAGE = 'voice-permission.html';
+
+/** Whether the key event is the sidebar's talk key, Alt+V. */
+export function isTalkKey(event: KeyboardEvent): boolean {
+  return event.altKey && !event.ctrlKey && !event.metaKey && event.code === 'KeyV';
+}
+
+/** Connects voice input; returns how to disconnect it. Without `getUserMedia` the button stays unavailable. */
+export function startVoice(): () => void {
+  if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) return () => undefined;
+  const store = useVoice.getState();
+  const synth = typeof speechSynthesis === 'undefined' ? undefined : speechSynthesis;
+  const speaker = new Speaker({ synth, utterance: (text) => new SpeechSynthesisUtterance(text), onNoVoice: () => useVoice.getState().setNoSpeechVoice(true) });
+  const settings = async () => (await backgroundPort.request({ type: 'settings/get' })).voice ?? DEFAULT_VOICE_SETTINGS;
+
+  const controller = new VoiceController({
+    settings,
+    recordingType: () => (typeof MediaRecorder === 'undefined' ? undefined : pickRecordingType((type) => MediaRecorder.isTypeSupported(type))),
+    acquire: () =>
+      acquireMicrophone({
+        permission: () => queryMicPermission(navigator.permissions),
+        getUserMedia: (constraints) => navigator.mediaDevices.getUserMedia(constraints),
+        openPermissionPage: async () => void (await browser.tabs.create({ url: browser.runtime.getURL(PERMISSION_PAGE) })),
+      }),
+    capture: (stream, options) => new Capture(stream, options),
+    transcribe: async (recording) => (await backgroundPort.request({ type: 'voice/transcribe', recording })).text,
+    transcriptionFault: (error) => {
+      if (error instanceof RequestError) return { code: error.detail.code, ...errorWords(error.detail) };
+      return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+    },
+    micFault: (code) => micFault(code, (key) => t(key)),
+    deliver: async (transcript, voice) => {
+      await deliverTranscript(transcript, voice.sendOnStop, {
+        running: () => useChat.getState().running,
+        stopTask: () => useChat.getState().stop(),
+        send: (text) => useChat.getState().send(text, { spoken: true }),
+        draft: () => useDraft.getState().text,
+        setDraft: (text) => useDraft.getState().set(text),
+      });
+    },
+    beforeInput: () => speaker.stop(),
+    onChange: (state) => useVoice.getState().report(state),
+    onLevel: (level) => useVoice.getState().setLevel(level),
+    now: () => performance.now(),
+  });
+  store.connect({
+    pressed: () => controller.pressed(),
+    released: () => controller.released(),
+    toggle: () => controller.toggle(),
+    cancel: () => controller.cancel(),
+    retry: () => void controller.retry(),
+    discard: () => controller.discard(),
+  });
+
+  // Hold Alt+V to talk (a short press toggles); Esc cancels a recording.
+  let keyDown = false;
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (isTalkKey(event)) {
+      event.preventDefault();
+      if (!keyDown) controller.pressed();
+      keyDown = true;
+    } else if (event.key === 'Escape' && controller.state.kind !== 'idle') {
+      controller.cancel();
+    }
+  };
+  const onKeyUp = (event: KeyboardEvent) => {
+    if (!keyDown || (event.code !== 'KeyV' && event.key !== 'Alt')) return;
+    keyDown = false;
+    controller.released();
+  };
+  window.addEventListener('keydown', onKeyDown);
+  window.addEventListener('keyup', onKeyUp);
+
+  // The global shortcut: this window's sidebar claims the press (at load too: it may have opened for it).
+  const windowId = browser.windows.getCurrent().then((w) => w.id, () => undefined);
+  const claimToggle = async () => {
+    const { toggle } = await backgroundPort.request({ type: 'voice/claim-toggle', windowId: await windowId });
+    if (toggle) controller.toggle();
+  };
+  const offEvents = backgroundPort.onEvent((event) => {
+    if (event.type !== 'voice/toggle') return;
+    void windowId.then((mine) => {
+      if (event.windowId === undefined || mine === undefined || event.windowId === mine) void claimToggle().catch(() => undefined);
+    });
+  });
+  void claimToggle().catch(() => undefined);
+
+  // The permission page granted the microphone: a fault that asked for it is over.
+  const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(VOICE_CHANNEL);
+  if (channel) channel.onmessage = () => (controller.state.kind === 'error' && !controller.state.recording ? controller.discard() : undefined);
+
+  const offAnswers = watchAnswers({ speaker, settings, lang: () => browser.i18n.getUILanguage() });
+  const offDraft = useDraft.subscribe((now, before) => {
+    if (now.text !== before.text && now.text) speaker.stop();
+  });
+
+  return () => {
+    controller.cancel();
+    speaker.stop();
+    window.removeEventListener('keydown', onKeyDown);
+    window.removeEventListener('keyup', onKeyUp);
+    offEvents();
+    offAnswers();
+    offDraft();
+    channel?.close();
+  };
+}
