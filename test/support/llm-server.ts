@@ -12,9 +12,12 @@ import { replySchemaOf, schemaViolation } from './llm-server/constraint';
 import { imagesIn } from './llm-server/images';
 import { ollamaShow, ollamaTags, streamOllama } from './llm-server/ollama-wire';
 import { completeOpenAi, openAiError, sendJson, streamOpenAi } from './llm-server/openai-wire';
+import { TRANSCRIPTION_PATHS, transcriptionEndpoints, type RecordedUpload, type TranscriptionRules, type TranscriptionScript } from './llm-server/transcription';
 import { sleep, type Fault, type ModelSpec, type RecordedRequest, type ReplyScript, type ScriptedReply, type Turn } from './llm-server/types';
 
 export type { ReceivedImage } from './llm-server/images';
+export type { ContainerFacts } from './llm-server/audio-containers';
+export type { RecordedUpload, ScriptedTranscription, TranscriptionFault, TranscriptionRules, TranscriptionScript } from './llm-server/transcription';
 export type { Fault, ModelSpec, RecordedRequest, ReplyScript, ScriptedReply, ScriptedToolCall } from './llm-server/types';
 
 export interface LlmServer {
@@ -26,6 +29,13 @@ export interface LlmServer {
   script(...replies: ReplyScript[]): void;
   setFallback(reply: ReplyScript): void;
   setModels(models: ModelSpec[]): void;
+  /** Uploads to /v1/audio/transcriptions and /inference, with their fields, file and container facts. */
+  uploads: RecordedUpload[];
+  /** Transcripts or faults for the next uploads, in order. */
+  scriptTranscription(...replies: TranscriptionScript[]): void;
+  setTranscriptionFallback(reply: TranscriptionScript): void;
+  /** What the transcription endpoints insist on (a model name, 16 kHz mono WAV, a longest duration). */
+  setTranscriptionRules(rules: TranscriptionRules): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -101,6 +111,7 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
   let queue: ReplyScript[] = [];
   let fallback: ReplyScript = { text: 'OK' };
   const sockets = new Set<Socket>();
+  const transcription = transcriptionEndpoints({ apiKey: options.apiKey });
 
   const nextReply = (request: RecordedRequest): ScriptedReply => {
     const script = queue.shift() ?? fallback;
@@ -154,6 +165,8 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
       res.end();
       return;
     }
+    const transcriptionApi = req.method === 'POST' ? TRANSCRIPTION_PATHS[path] : undefined;
+    if (transcriptionApi) return transcription.handle(transcriptionApi, path, req, res).catch(() => void res.destroy()); // multipart: before the JSON body reader
     const body = await readBody(req);
     const record: RecordedRequest = { api, method: req.method ?? 'GET', path, headers: { ...req.headers }, body, model: (body as { model?: string } | undefined)?.model, at: Date.now(), images: imagesIn(api, body) };
     requests.push(record);
@@ -220,7 +233,12 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     script: (...replies) => void queue.push(...replies),
     setFallback: (reply) => void (fallback = reply),
     setModels: (next) => void (models = next),
+    uploads: transcription.uploads,
+    scriptTranscription: transcription.script,
+    setTranscriptionFallback: transcription.setFallback,
+    setTranscriptionRules: transcription.setRules,
     reset: () => {
+      transcription.reset();
       requests.length = 0;
       schemaViolations.length = 0;
       queue = [];
