@@ -1,0 +1,165 @@
+/**
+ * Voice input in real Firefox with its fake microphone (a steady tone): the permission page, a
+ * recording uploaded to the scripted server's transcription endpoint (a real multipart upload of
+ * a real Opus recording), the transcript sent as a task that changes a page, Stop by voice, and
+ * each transcription fault shown with the recording kept until Retry gets it through.
+ */
+import { deadPort } from '../support/dead-port';
+import { EXTENSION_ORIGIN, waitFor } from '../support/firefox';
+import { agentHarness } from '../support/agent-harness';
+import { act, finish } from '../support/page-model';
+import { configureVoice, speak, voiceError, voiceState } from '../support/voice-driver';
+
+const h = agentHarness({
+  models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }],
+  provider: { kind: 'ollama', model: 'qwen2.5:3b', stepLimit: 12 },
+});
+
+const MODEL = 'Systran/faster-whisper-small';
+
+beforeEach(async () => {
+  await configureVoice(h.sidebar.page, { provider: 'openai-compatible', baseUrl: `${h.llm.url}/v1`, model: MODEL, sendOnStop: true, language: '' });
+  h.llm.setTranscriptionRules({ model: MODEL });
+});
+afterEach(async () => {
+  // A test that failed half-way leaves nothing behind for the next.
+  await h.sidebar.page.$eval('[data-testid="voice-discard"], [data-testid="voice-dismiss"]', (el) => (el as HTMLElement).click()).catch(() => undefined);
+});
+
+test('the permission page asks for the microphone, releases it, says to go back, and closes itself', async () => {
+  const page = h.track(await h.ff.openExtensionPage('voice-permission.html'));
+  await waitFor(() => page.$eval('[data-testid="voice-permission"]', (el) => el.getAttribute('data-step') === 'granted'), { what: 'the grant' });
+  expect(await page.$eval('[data-testid="voice-permission-status"]', (el) => el.textContent)).toBe('The microphone is allowed. Go back to the sidebar and press the voice button.');
+  expect(await page.title()).toBe('Microphone for FoxAgent');
+  // The grant belongs to the extension's own origin, which this page is.
+  expect(await page.evaluate(() => location.href)).toBe(`${EXTENSION_ORIGIN}/voice-permission.html`);
+  await page.$eval('[data-testid="voice-permission-close"]', (el) => (el as HTMLElement).click());
+  // The tab is gone: its browsing context no longer answers.
+  await waitFor(() => page.evaluate(() => location.href).then(() => false, () => true), { what: 'the permission tab to close' });
+});
+
+test('a spoken task: the recording is uploaded as Opus, its transcript is sent as a message, and the task changes the page', async () => {
+  const page = await h.openPage('/login.html');
+  const task = 'Fill in the login form with ada@example.com and sign me in';
+  h.llm.scriptTranscription({ text: task });
+  h.llm.script(
+    act((find) => [
+      { name: 'fill', arguments: { id: find('textbox', 'Email address'), text: 'ada@example.com' } },
+      { name: 'fill', arguments: { id: find('textbox', 'Password'), text: 'correct horse' } },
+      { name: 'click', arguments: { id: find('button', 'Sign in') } },
+    ]),
+    finish('Signed in as ada@example.com.'),
+  );
+  const approver = h.sidebar.allowEverything();
+  try {
+    await speak(h.sidebar, 1500);
+    await h.sidebar.waitForAnswer('Signed in as ada@example.com.', 60_000);
+    await h.sidebar.waitForIdle(60_000);
+  } finally {
+    await approver.stop();
+  }
+  expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^Signed in as ada@example.com/);
+  expect(await h.sidebar.userTexts()).toEqual([task]);
+  expect(await h.sidebar.composerValue()).toBe('');
+
+  const [upload] = h.llm.uploads;
+  expect(h.llm.uploads).toHaveLength(1);
+  expect(upload!.problems).toEqual([]);
+  expect(upload!.fields.model).toBe(MODEL);
+  expect(String(upload!.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
+  expect(upload!.container).toMatchObject({ codec: 'opus' });
+  expect(['ogg', 'webm']).toContain(upload!.container!.container);
+  // About the 1.5 s the button was on (the browser starts and stops the recorder a little apart).
+  expect(upload!.container!.durationSec).toBeGreaterThan(0.8);
+  expect(upload!.container!.durationSec).toBeLessThan(4);
+  expect(upload!.file!.bytes.length).toBeGreaterThan(1000);
+});
+
+test('“Stop.” said while a task runs stops it: no message is sent and the model is not called for it', async () => {
+  await h.openPage('/login.html');
+  h.llm.script({ text: 'Still thinking about it', chunkSize: 2, chunkDelayMs: 400 });
+  await h.sidebar.send('Read the whole page slowly');
+  await waitFor(() => h.sidebar.page.$('[data-testid="stop"]').then(Boolean), { what: 'the task to run' });
+  const calls = h.llm.chatRequests().length;
+  h.llm.scriptTranscription({ text: 'Stop.' });
+  await speak(h.sidebar, 800);
+  await h.sidebar.waitForIdle(20_000);
+  expect(await h.sidebar.userTexts()).toEqual(['Read the whole page slowly']);
+  expect(h.llm.chatRequests()).toHaveLength(calls);
+  expect(h.llm.uploads).toHaveLength(1);
+  expect(await h.sidebar.composerValue()).toBe('');
+});
+
+test('without send-on-stop the transcript lands in the composer after the typed text, to be edited', async () => {
+  await configureVoice(h.sidebar.page, { sendOnStop: false });
+  await h.sidebar.page.focus('[data-testid="composer"]');
+  await h.sidebar.page.type('[data-testid="composer"]', 'Note:');
+  h.llm.scriptTranscription({ text: 'book a table for two' });
+  await speak(h.sidebar, 800);
+  await waitFor(async () => (await h.sidebar.composerValue()) === 'Note: book a table for two', { what: 'the transcript in the composer' });
+  expect(h.llm.chatRequests()).toHaveLength(0);
+  await h.sidebar.page.$eval('[data-testid="composer"]', (el) => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, '');
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+});
+
+test('Esc cancels a recording: nothing is uploaded or sent', async () => {
+  await h.sidebar.press('[data-testid="voice"]');
+  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording to start' });
+  await h.sidebar.page.keyboard.press('Escape');
+  await waitFor(async () => (await voiceState(h.sidebar)) === 'idle', { what: 'the recording to be dropped' });
+  await new Promise((r) => setTimeout(r, 500));
+  expect(h.llm.uploads).toHaveLength(0);
+  expect(await h.sidebar.userTexts()).toEqual([]);
+});
+
+describe('faults keep the recording', () => {
+  test('the server dropping the connection: its message, the recording kept with Retry; Retry after it recovers sends the same recording', async () => {
+    h.llm.scriptTranscription({ fault: 'refused' }, { text: 'What is on this page?' });
+    h.llm.script({ text: 'A login form.' });
+    await speak(h.sidebar);
+    const fault = await voiceError(h.sidebar);
+    expect(fault).toMatchObject({ code: 'voice_unreachable', kept: true, retry: true });
+    expect(await h.sidebar.userTexts()).toEqual([]);
+    await h.sidebar.press('[data-testid="voice-retry"]');
+    await h.sidebar.waitForAnswer('A login form.');
+    expect(await h.sidebar.userTexts()).toEqual(['What is on this page?']);
+    expect(h.llm.uploads).toHaveLength(2);
+    expect(h.llm.uploads[1]!.file!.bytes.equals(h.llm.uploads[0]!.file!.bytes)).toBe(true);
+    expect(await h.sidebar.page.$('[data-testid="voice-error"]')).toBeNull();
+  });
+
+  test('a server that is not running says so, with its address', async () => {
+    const port = await deadPort();
+    await configureVoice(h.sidebar.page, { baseUrl: `http://127.0.0.1:${port}/v1` });
+    await speak(h.sidebar);
+    const fault = await voiceError(h.sidebar);
+    expect(fault).toMatchObject({ code: 'voice_unreachable', kept: true, retry: true });
+    expect(fault.text).toContain(`127.0.0.1:${port}`);
+  });
+
+  test.each([
+    ['unauthorized', 'voice_unauthorized'],
+    ['too_large', 'voice_too_long'],
+    ['unsupported_format', 'voice_unsupported_format'],
+  ] as const)('%s: its own message, the recording kept with Retry', async (serverFault, code) => {
+    h.llm.scriptTranscription({ fault: serverFault });
+    await speak(h.sidebar);
+    const fault = await voiceError(h.sidebar);
+    expect(fault).toMatchObject({ code, kept: true, retry: true });
+    expect(fault.text.length).toBeGreaterThan(20);
+    expect(await h.sidebar.userTexts()).toEqual([]);
+  });
+
+  test('an empty transcript is a fault of its own, not an empty message', async () => {
+    h.llm.scriptTranscription({ text: '' });
+    await speak(h.sidebar);
+    const fault = await voiceError(h.sidebar);
+    expect(fault).toMatchObject({ code: 'voice_empty', kept: true });
+    expect(await h.sidebar.userTexts()).toEqual([]);
+    await h.sidebar.press('[data-testid="voice-discard"]');
+    await waitFor(async () => (await voiceState(h.sidebar)) === 'idle', { what: 'the recording to be discarded' });
+    expect(await h.sidebar.page.$('[data-testid="voice-error"]')).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+/** Voice input in the e2e tests: the transcription settings, and recording with the real sidebar button. */
+import type { Page } from 'puppeteer-core';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/shared/settings';
+import type { VoiceSettings } from '../../src/shared/voice';
+import { waitFor } from './firefox';
+import type { SidebarDriver } from './sidebar-driver';
+
+/** Sets the voice settings the way the options page does (through storage), keeping the rest. */
+export async function configureVoice(page: Page, patch: Partial<VoiceSettings>): Promise<void> {
+  await page.evaluate(
+    async (p, defaults) => {
+      const local = (globalThis as unknown as { browser: { storage: { local: { get(k: string): Promise<{ settings?: Settings }>; set(v: object): Promise<void> } } } }).browser.storage.local;
+      const settings = (await local.get('settings')).settings ?? defaults;
+      await local.set({ settings: { ...settings, voice: { ...defaults.voice, ...settings.voice, ...p } } });
+    },
+    patch,
+    DEFAULT_SETTINGS,
+  );
+}
+
+export function voiceState(sidebar: SidebarDriver): Promise<string | null> {
+  return sidebar.page.$eval('[data-testid="voice"]', (el) => el.getAttribute('data-state'));
+}
+
+/**
+ * Records for about `ms` with the voice button (a click starts, a second click stops: the fake
+ * media stream is a steady tone, so silence never ends it) and waits until it is transcribed or failed.
+ */
+export async function speak(sidebar: SidebarDriver, ms = 1200): Promise<{ stoppedAt: number }> {
+  await waitFor(async () => (await voiceState(sidebar)) === 'idle', { what: 'the voice button to be ready' });
+  await sidebar.press('[data-testid="voice"]');
+  await waitFor(async () => (await voiceState(sidebar)) === 'listening', { what: 'recording to start' });
+  await new Promise((r) => setTimeout(r, ms));
+  const stoppedAt = Date.now();
+  await sidebar.press('[data-testid="voice"]');
+  await waitFor(async () => !['listening', 'requesting'].includes((await voiceState(sidebar)) ?? ''), { what: 'recording to stop' });
+  return { stoppedAt };
+}
+
+/** The voice fault shown: its code, its words, and whether the recording is kept with Retry. */
+export async function voiceError(sidebar: SidebarDriver): Promise<{ code: string; text: string; kept: boolean; retry: boolean }> {
+  await sidebar.page.waitForSelector('[data-testid="voice-error"]', { timeout: 20_000 });
+  return sidebar.page.$eval('[data-testid="voice-error"]', (el) => ({
+    code: el.getAttribute('data-code') ?? '',
+    text: (el as HTMLElement).innerText,
+    kept: Boolean(el.querySelector('[data-testid="voice-kept"]')),
+    retry: Boolean(el.querySelector('[data-testid="voice-retry"]')),
+  }));
+}
