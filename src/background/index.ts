@@ -20,6 +20,8 @@ import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
 import { createToolRegistry } from './tools';
 import { VoiceShortcut } from './voice/shortcut';
+import { createVoiceService } from './voice/service';
+import { toWhisperWav } from './voice/wav-convert';
 
 // The one store over extension storage; its layout is migrated before anything reads it.
 const store = new Store(browser.storage.local, { migrations: MIGRATIONS, changes: browser.storage.onChanged });
@@ -65,6 +67,7 @@ const handlers = createHandlers({
   currentPage: () => currentPage(browser.tabs, extensionOrigin),
   openTabs: () => openTabs(browser.tabs, extensionOrigin),
   voiceShortcut,
+  voice: createVoiceService({ settings: async () => (await loadSettings(store)).voice, fetch: (...args) => fetch(...args), toWav: toWhisperWav }),
 });
 const hub = new SidebarHub(extensionOrigin, (request, from) => dispatch(handlers, request, from));
 

@@ -1,6 +1,7 @@
 import type { Runtime } from 'webextension-polyfill';
 import { RequestEnvelopeSchema, SIDEBAR_PORT, type BgToUiEnvelope, type BgToUiEvent, type SerializedError, type UiToBgRequest } from '../shared/protocol';
 import { LlmError } from './llm/errors';
+import { TranscriptionError } from './voice/errors';
 
 /**
  * Keeps the sidebar ports: validates what arrives, answers each request with one reply envelope,
@@ -50,7 +51,7 @@ export class SidebarHub {
 }
 
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof LlmError) {
+  if (error instanceof LlmError || error instanceof TranscriptionError) {
     const { code, message, hint, text } = error.toUserError();
     return { code, message, hint, ...(text && { text }) };
   }

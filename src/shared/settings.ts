@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PlanSettingsSchema } from './plan-settings';
-import { DEFAULT_VOICE_SETTINGS, VoiceSettingsSchema } from './voice';
+import { DEFAULT_VOICE_SETTINGS, VoiceSettingsSchema, type VoiceSettings } from './voice';
 
 /** Which kind of server the user points FoxAgent at. */
 export const ProviderKindSchema = z.enum(['ollama', 'openai', 'openrouter', 'openai-compatible']);
@@ -97,31 +97,56 @@ export function sameServer(a: ProviderSettings, b: ProviderSettings): boolean {
   return a.kind === b.kind && sameBaseUrl(a.baseUrl, b.baseUrl);
 }
 
+/** A server's settings that hold a key bound to a base URL (the model provider, the transcription server). */
+interface KeyedServer {
+  baseUrl: string;
+  apiKey: string;
+  keyFor?: string;
+}
+
 /** The base URL the stored key may be sent to. */
-export function keyBoundTo(provider: ProviderSettings): string {
-  return provider.keyFor ?? provider.baseUrl;
+export function keyBoundTo(server: Pick<KeyedServer, 'baseUrl' | 'keyFor'>): string {
+  return server.keyFor ?? server.baseUrl;
+}
+
+/** Whether two transcription settings talk to the same server (same provider, same base URL). */
+export function sameVoiceServer(a: VoiceSettings, b: VoiceSettings): boolean {
+  return a.provider === b.provider && sameBaseUrl(a.baseUrl, b.baseUrl);
 }
 
 /**
- * The settings to store when `incoming` replaces `previous`. A key follows no change of provider
- * or base URL: unless a new key was entered with the change, it is removed. A page that is not
- * the options page never holds the key, so its save keeps the stored one (subject to the same rule).
+ * One server's settings to store when `incoming` replaces `previous`. A key follows no change of
+ * server: unless a new key was entered with the change, it is removed. A page that is not the
+ * options page never holds the key, so its save keeps the stored one (subject to the same rule).
  */
-export function settingsToStore(previous: Settings, incoming: Settings, { fromOptionsPage }: { fromOptionsPage: boolean }): Settings {
-  const apiKey = fromOptionsPage ? incoming.provider.apiKey : previous.provider.apiKey;
-  const keptOldKey = apiKey !== '' && apiKey === previous.provider.apiKey;
-  const cleared = keptOldKey && !sameServer(previous.provider, incoming.provider);
+function bindKey<T extends KeyedServer>(previous: T, incoming: T, fromOptionsPage: boolean, sameServerAs: (a: T, b: T) => boolean): T {
+  const apiKey = fromOptionsPage ? incoming.apiKey : previous.apiKey;
+  const keptOldKey = apiKey !== '' && apiKey === previous.apiKey;
+  const cleared = keptOldKey && !sameServerAs(previous, incoming);
   const key = cleared ? '' : apiKey;
   // Saved from the options page, the key is bound to the base URL shown next to it there.
-  const keyFor = key === '' ? undefined : fromOptionsPage ? incoming.provider.baseUrl : keyBoundTo(previous.provider);
-  const provider: ProviderSettings = { ...incoming.provider, apiKey: key };
-  delete provider.keyFor;
-  return { ...incoming, provider: keyFor === undefined ? provider : { ...provider, keyFor } };
+  const keyFor = key === '' ? undefined : fromOptionsPage ? incoming.baseUrl : keyBoundTo(previous);
+  const server: T = { ...incoming, apiKey: key };
+  delete server.keyFor;
+  return keyFor === undefined ? server : { ...server, keyFor };
 }
 
-/** Settings as any page but the options page receives them: without the key. */
+/** The settings to store when `incoming` replaces `previous`: the model key and the transcription key each bound to their server. */
+export function settingsToStore(previous: Settings, incoming: Settings, { fromOptionsPage }: { fromOptionsPage: boolean }): Settings {
+  return {
+    ...incoming,
+    provider: bindKey(previous.provider, incoming.provider, fromOptionsPage, sameServer),
+    voice: bindKey(previous.voice, incoming.voice, fromOptionsPage, sameVoiceServer),
+  };
+}
+
+function keyless<T extends KeyedServer>(server: T): T {
+  const copy: T = { ...server, apiKey: '' };
+  delete copy.keyFor;
+  return copy;
+}
+
+/** Settings as any page but the options page receives them: without the keys. */
 export function withoutKey(settings: Settings): Settings {
-  const provider: ProviderSettings = { ...settings.provider, apiKey: '' };
-  delete provider.keyFor;
-  return { ...settings, provider };
+  return { ...settings, provider: keyless(settings.provider), voice: keyless(settings.voice) };
 }

@@ -9,25 +9,13 @@ import { createSessionFactory } from '../../../src/background/provider-resolver'
 import type { UiToBgRequest } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/shared/settings';
 import { allowAll, pageWorld } from '../../support/agent-fixtures';
-import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import type { LlmServer } from '../../support/llm-server';
+import { useServerPair } from '../../support/server-pair';
 import { KEYS } from '../../../src/shared/store';
 import { MemoryStorage } from '../../support/memory-storage';
 
 const OLD_KEY = 'sk-old-server-key-1234';
-let oldServer: LlmServer;
-let newServer: LlmServer;
-beforeAll(async () => {
-  oldServer = await startLlmServer({ apiKey: OLD_KEY });
-  newServer = await startLlmServer();
-});
-afterAll(async () => {
-  await oldServer.close();
-  await newServer.close();
-});
-beforeEach(() => {
-  oldServer.reset();
-  newServer.reset();
-});
+const servers = useServerPair(OLD_KEY);
 
 const OPTIONS = { page: '/options.html' };
 const SIDEBAR = { page: '/sidebar.html' };
@@ -47,6 +35,7 @@ function setup() {
 const headerText = (server: LlmServer) => JSON.stringify(server.requests.map((r) => r.headers));
 
 test('the sidebar never receives the key; the options page does', async () => {
+  const [oldServer, newServer] = [servers.saved(), servers.other()];
   const { request, settings } = setup();
   await request({ type: 'settings/save', settings: settings({ baseUrl: `${oldServer.url}/v1`, apiKey: OLD_KEY }) });
   const forSidebar = await request<Settings>({ type: 'settings/get' }, SIDEBAR);
@@ -63,6 +52,7 @@ test('the sidebar never receives the key; the options page does', async () => {
 });
 
 test('a new base URL saved with the old key clears it, and the new server never receives the old key', async () => {
+  const [oldServer, newServer] = [servers.saved(), servers.other()];
   const { request, settings, storage } = setup();
   await request({ type: 'settings/save', settings: settings({ baseUrl: `${oldServer.url}/v1`, apiKey: OLD_KEY }) });
   expect((await request<{ id: string }[]>({ type: 'models/list' })).length).toBeGreaterThan(0);
@@ -78,6 +68,7 @@ test('a new base URL saved with the old key clears it, and the new server never 
 });
 
 test('a change of provider clears the key too; a key typed for the new server is kept', async () => {
+  const [oldServer, newServer] = [servers.saved(), servers.other()];
   const { request, settings } = setup();
   await request({ type: 'settings/save', settings: settings({ kind: 'openai-compatible', baseUrl: `${oldServer.url}/v1`, apiKey: OLD_KEY }) });
   const sameUrlOtherKind = await request<Settings>({ type: 'settings/save', settings: settings({ kind: 'openai', baseUrl: `${oldServer.url}/v1`, apiKey: OLD_KEY }) });
@@ -91,6 +82,7 @@ test('a change of provider clears the key too; a key typed for the new server is
 });
 
 test('a stored key bound to another base URL is refused, not sent', async () => {
+  const [oldServer, newServer] = [servers.saved(), servers.other()];
   const { request, storage, chat, store } = setup();
   // As if storage were edited behind the options page: the old key, now next to the new server.
   await storage.set({ [KEYS.settings]: { ...DEFAULT_SETTINGS, provider: { kind: 'openai-compatible', baseUrl: `${newServer.url}/v1`, apiKey: OLD_KEY, keyFor: `${oldServer.url}/v1`, model: 'llama3.2:3b' } } });

@@ -15,7 +15,7 @@ const catalogues: Record<string, Catalogue> = Object.fromEntries(
 const english = catalogues.en!;
 
 /** Names and brand words that read the same in every language. */
-const SAME_IN_EVERY_LANGUAGE = new Set(['extensionName', 'sidebarTitle', 'provider_openai', 'provider_openrouter', 'settingsToolMode_xml', 'intent_chat', 'intent_plan', 'chats', 'auditTool', 'mode_agent']);
+const SAME_IN_EVERY_LANGUAGE = new Set(['extensionName', 'sidebarTitle', 'provider_openai', 'provider_openrouter', 'settingsToolMode_xml', 'intent_chat', 'intent_plan', 'chats', 'auditTool', 'mode_agent', 'voiceProvider_openai', 'voiceProvider_groq']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
