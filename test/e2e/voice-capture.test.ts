@@ -4,6 +4,7 @@
  * a real Opus recording), the transcript sent as a task that changes a page, Stop by voice, and
  * each transcription fault shown with the recording kept until Retry gets it through.
  */
+import net from 'node:net';
 import { deadPort } from '../support/dead-port';
 import { EXTENSION_ORIGIN, waitFor } from '../support/firefox';
 import { agentHarness } from '../support/agent-harness';
@@ -77,14 +78,17 @@ test('a spoken task: the recording is uploaded as Opus, its transcript is sent a
 
 test('“Stop.” said while a task runs stops it: no message is sent and the model is not called for it', async () => {
   await h.openPage('/login.html');
-  h.llm.script({ text: 'Still thinking about it', chunkSize: 2, chunkDelayMs: 400 });
+  h.llm.script({ text: 'Still thinking about it, reading every line of the page.', chunkSize: 2, chunkDelayMs: 400 });
   await h.sidebar.send('Read the whole page slowly');
   await waitFor(() => h.sidebar.page.$('[data-testid="stop"]').then(Boolean), { what: 'the task to run' });
+  await waitFor(() => h.llm.chatRequests().length > 0, { what: 'the model to be asked' });
   const calls = h.llm.chatRequests().length;
   h.llm.scriptTranscription({ text: 'Stop.' });
   await speak(h.sidebar, 800);
   await h.sidebar.waitForIdle(20_000);
   expect(await h.sidebar.userTexts()).toEqual(['Read the whole page slowly']);
+  // Stopped part-way: the answer never got to its end.
+  expect((await h.sidebar.assistantTexts()).join(' ')).not.toContain('every line of the page.');
   expect(h.llm.chatRequests()).toHaveLength(calls);
   expect(h.llm.uploads).toHaveLength(1);
   expect(await h.sidebar.composerValue()).toBe('');
@@ -115,34 +119,58 @@ test('Esc cancels a recording: nothing is uploaded or sent', async () => {
 });
 
 describe('faults keep the recording', () => {
-  test('the server dropping the connection: its message, the recording kept with Retry; Retry after it recovers sends the same recording', async () => {
-    h.llm.scriptTranscription({ fault: 'refused' }, { text: 'What is on this page?' });
-    h.llm.script({ text: 'A login form.' });
-    await speak(h.sidebar);
-    const fault = await voiceError(h.sidebar);
-    expect(fault).toMatchObject({ code: 'voice_unreachable', kept: true, retry: true });
-    expect(await h.sidebar.userTexts()).toEqual([]);
-    await h.sidebar.press('[data-testid="voice-retry"]');
-    await h.sidebar.waitForAnswer('A login form.');
-    expect(await h.sidebar.userTexts()).toEqual(['What is on this page?']);
-    expect(h.llm.uploads).toHaveLength(2);
-    expect(h.llm.uploads[1]!.file!.bytes.equals(h.llm.uploads[0]!.file!.bytes)).toBe(true);
-    expect(await h.sidebar.page.$('[data-testid="voice-error"]')).toBeNull();
-  });
-
-  test('a server that is not running says so, with its address', async () => {
+  test('a server that is not running: its message names the address, the recording is kept; once the server is up there, Retry sends the same recording', async () => {
     const port = await deadPort();
     await configureVoice(h.sidebar.page, { baseUrl: `http://127.0.0.1:${port}/v1` });
     await speak(h.sidebar);
     const fault = await voiceError(h.sidebar);
     expect(fault).toMatchObject({ code: 'voice_unreachable', kept: true, retry: true });
     expect(fault.text).toContain(`127.0.0.1:${port}`);
+    expect(await h.sidebar.userTexts()).toEqual([]);
+    expect(h.llm.uploads).toHaveLength(0);
+
+    // The server comes up at that address (a plain TCP relay to the scripted server).
+    const upstream = Number(new URL(h.llm.url).port);
+    const relay = net.createServer((socket) => {
+      const server = net.connect(upstream, '127.0.0.1');
+      socket.pipe(server).pipe(socket);
+      socket.on('error', () => server.destroy());
+      server.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(port, '127.0.0.1', r));
+    try {
+      h.llm.scriptTranscription({ text: 'What is on this page?' });
+      h.llm.script({ text: 'A login form.' });
+      await h.sidebar.press('[data-testid="voice-retry"]');
+      await h.sidebar.waitForAnswer('A login form.');
+      expect(await h.sidebar.userTexts()).toEqual(['What is on this page?']);
+      expect(h.llm.uploads).toHaveLength(1);
+      expect(h.llm.uploads[0]!.problems).toEqual([]);
+      expect(await h.sidebar.page.$('[data-testid="voice-error"]')).toBeNull();
+      await h.sidebar.waitForIdle();
+    } finally {
+      await new Promise<void>((r) => relay.close(() => r()));
+    }
+  });
+
+  test('Retry sends the very same recording again', async () => {
+    h.llm.scriptTranscription({ fault: 'server_error' }, { text: 'Summarise this page' });
+    h.llm.script({ text: 'It is a sign-in form.' });
+    await speak(h.sidebar);
+    expect(await voiceError(h.sidebar)).toMatchObject({ code: 'voice_bad_response', kept: true, retry: true });
+    await h.sidebar.press('[data-testid="voice-retry"]');
+    await h.sidebar.waitForAnswer('It is a sign-in form.');
+    expect(await h.sidebar.userTexts()).toEqual(['Summarise this page']);
+    expect(h.llm.uploads).toHaveLength(2);
+    expect(h.llm.uploads[1]!.file!.bytes.equals(h.llm.uploads[0]!.file!.bytes)).toBe(true);
+    await h.sidebar.waitForIdle();
   });
 
   test.each([
     ['unauthorized', 'voice_unauthorized'],
     ['too_large', 'voice_too_long'],
     ['unsupported_format', 'voice_unsupported_format'],
+    ['server_error', 'voice_bad_response'],
   ] as const)('%s: its own message, the recording kept with Retry', async (serverFault, code) => {
     h.llm.scriptTranscription({ fault: serverFault });
     await speak(h.sidebar);
