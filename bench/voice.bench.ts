@@ -7,11 +7,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { launchFirefox } from '../test/support/firefox';
+import { launchFirefox, waitFor } from '../test/support/firefox';
 import { startLlmServer } from '../test/support/llm-server';
 import { configure, SidebarDriver } from '../test/support/sidebar-driver';
 import { configureVoice, voiceState } from '../test/support/voice-driver';
-import { waitFor } from '../test/support/firefox';
 import { fmt, printTable, stats } from './lib';
 
 const ROUNDS = 15;
@@ -53,8 +52,9 @@ function timeToMessage(page: Page, how: { click: string } | { type: string }): P
 }
 
 async function main() {
-  if (!existsSync(path.resolve(process.cwd(), process.env.FOXAGENT_DIST || 'dist', 'manifest.json'))) throw new Error('Build first: npm run build');
-  const [firefox, llm] = await Promise.all([launchFirefox(), startLlmServer({ models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }], lifetimeMs: 20 * 60_000 })]);
+  const extensionDir = path.resolve(process.cwd(), process.env.FOXAGENT_DIST || 'dist');
+  if (!existsSync(path.join(extensionDir, 'manifest.json'))) throw new Error('Build first: npm run build');
+  const [firefox, llm] = await Promise.all([launchFirefox({ extensionDir }), startLlmServer({ models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }], lifetimeMs: 20 * 60_000 })]);
   try {
     const sidebar = await SidebarDriver.open(firefox);
     await configure(sidebar.page, { kind: 'ollama', baseUrl: llm.url, model: 'qwen2.5:3b' });
