@@ -108,6 +108,39 @@ test('without send-on-stop the transcript lands in the composer after the typed 
   });
 });
 
+test('hold-to-talk: Alt+V held in the sidebar records until released, then sends', async () => {
+  h.llm.scriptTranscription({ text: 'Hello by key' });
+  h.llm.script({ text: 'Hello back.' });
+  await h.sidebar.page.focus('[data-testid="composer"]');
+  await h.sidebar.page.keyboard.down('Alt');
+  await h.sidebar.page.keyboard.down('v');
+  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording while the key is held' });
+  await new Promise((r) => setTimeout(r, 1200));
+  expect(await voiceState(h.sidebar)).toBe('listening');
+  await h.sidebar.page.keyboard.up('v');
+  await h.sidebar.page.keyboard.up('Alt');
+  await h.sidebar.waitForAnswer('Hello back.');
+  expect(await h.sidebar.userTexts()).toEqual(['Hello by key']);
+  // Alt+V typed nothing into the composer.
+  expect(await h.sidebar.composerValue()).toBe('');
+  expect(h.llm.uploads[0]!.container!.durationSec).toBeGreaterThan(0.8);
+  await h.sidebar.waitForIdle();
+});
+
+test('hold-to-talk on the button: pointer down records, pointer up after the hold stops and sends', async () => {
+  h.llm.scriptTranscription({ text: 'Hello by button' });
+  h.llm.script({ text: 'Hello again.' });
+  const pointer = (type: string) =>
+    h.sidebar.page.$eval('[data-testid="voice"]', (el, t) => el.dispatchEvent(new PointerEvent(t, { bubbles: true, button: 0, pointerId: 1, isPrimary: true })), type);
+  await pointer('pointerdown');
+  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording while held' });
+  await new Promise((r) => setTimeout(r, 1000));
+  await pointer('pointerup');
+  await h.sidebar.waitForAnswer('Hello again.');
+  expect(await h.sidebar.userTexts()).toEqual(['Hello by button']);
+  await h.sidebar.waitForIdle();
+});
+
 test('Esc cancels a recording: nothing is uploaded or sent', async () => {
   await h.sidebar.press('[data-testid="voice"]');
   await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording to start' });

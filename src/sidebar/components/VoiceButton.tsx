@@ -37,8 +37,13 @@ export function VoiceButton() {
       disabled={!actions || busy}
       onPointerDown={(event) => {
         if (event.button !== 0 || !actions) return;
-        event.currentTarget.setPointerCapture?.(event.pointerId);
         actions.pressed();
+        // The release counts even off the button; a pointer the browser no longer tracks cannot be captured.
+        try {
+          event.currentTarget.setPointerCapture(event.pointerId);
+        } catch {
+          /* released already: pointerup follows as usual */
+        }
       }}
       onPointerUp={() => actions?.released()}
       onPointerCancel={() => actions?.released()}
