@@ -1,8 +1,8 @@
 /** Voice input in the e2e tests: the transcription settings, and recording with the real sidebar button. */
-import type { Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/shared/settings';
 import type { VoiceSettings } from '../../src/shared/voice';
-import { waitFor } from './firefox';
+import { bidi, waitFor } from './firefox';
 import type { SidebarDriver } from './sidebar-driver';
 
 /** Sets the voice settings the way the options page does (through storage), keeping the rest. */
@@ -46,4 +46,38 @@ export async function voiceError(sidebar: SidebarDriver): Promise<{ code: string
     kept: Boolean(el.querySelector('[data-testid="voice-kept"]')),
     retry: Boolean(el.querySelector('[data-testid="voice-retry"]')),
   }));
+}
+
+/** Runs `expression` in the browser chrome (the test browser may: `--remote-allow-system-access`). */
+async function inChrome(browser: Browser, expression: string): Promise<unknown> {
+  const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })) as { result: { contexts: { context: string }[] } };
+  const chrome = tree.result.contexts[0]?.context;
+  if (!chrome) throw new Error('No browser window.');
+  const reply = (await bidi(browser).send('script.evaluate', { target: { context: chrome }, awaitPromise: false, expression })) as { result: { result?: { value?: unknown } } };
+  return reply.result.result?.value;
+}
+
+/**
+ * Answers Firefox's own microphone prompt the way a user does: ticks "Remember this decision"
+ * and presses Allow, in the real notification panel of the browser window.
+ */
+export async function allowInFirefoxPrompt(browser: Browser): Promise<void> {
+  const outcome = await waitFor(
+    () =>
+      inChrome(
+        browser,
+        `(() => { const n = PopupNotifications.panel.firstElementChild; if (!n || n.id !== 'webRTC-shareDevices-notification') return ''; n.checkbox.checked = true; n.button.click(); return 'allowed'; })()`,
+      ),
+    { what: 'Firefox’s microphone prompt' },
+  );
+  if (outcome !== 'allowed') throw new Error(`The prompt was not answered: ${String(outcome)}`);
+}
+
+/** Blocks the microphone for `origin` in Firefox's permission manager, as its settings do. */
+export async function blockMicrophone(browser: Browser, origin: string): Promise<void> {
+  const state = await inChrome(
+    browser,
+    `(() => { const p = Services.scriptSecurityManager.createContentPrincipalFromOrigin(${JSON.stringify(origin)}); Services.perms.addFromPrincipal(p, 'microphone', Services.perms.DENY_ACTION); return Services.perms.testPermissionFromPrincipal(p, 'microphone'); })()`,
+  );
+  if (state !== 2) throw new Error(`The microphone was not blocked: ${String(state)}`);
 }

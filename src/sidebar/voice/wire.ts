@@ -107,9 +107,21 @@ export function startVoice(): () => void {
   });
   void claimToggle().catch(() => undefined);
 
-  // The permission page granted the microphone: a fault that asked for it is over.
+  // The microphone was allowed (on the permission page, or in Firefox's settings): a microphone fault is over.
+  const micAllowed = () => {
+    if (controller.state.kind === 'error' && !controller.state.recording) controller.discard();
+  };
   const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(VOICE_CHANNEL);
-  if (channel) channel.onmessage = () => (controller.state.kind === 'error' && !controller.state.recording ? controller.discard() : undefined);
+  if (channel) channel.onmessage = micAllowed;
+  // Where the browser reports the permission, its changes are watched too.
+  let permission: PermissionStatus | undefined;
+  void navigator.permissions?.query({ name: 'microphone' as PermissionName }).then(
+    (status) => {
+      permission = status;
+      status.onchange = () => (status.state === 'granted' ? micAllowed() : undefined);
+    },
+    () => undefined,
+  );
 
   const offAnswers = watchAnswers({ speaker, settings, lang: () => browser.i18n.getUILanguage() });
   const offDraft = useDraft.subscribe((now, before) => {
@@ -125,5 +137,6 @@ export function startVoice(): () => void {
     offAnswers();
     offDraft();
     channel?.close();
+    if (permission) permission.onchange = null;
   };
 }
