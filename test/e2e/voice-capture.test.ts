@@ -9,7 +9,8 @@ import { deadPort } from '../support/dead-port';
 import { EXTENSION_ORIGIN, waitFor } from '../support/firefox';
 import { agentHarness } from '../support/agent-harness';
 import { act, finish } from '../support/page-model';
-import { configureVoice, speak, voiceError, voiceState } from '../support/voice-driver';
+import { SidebarDriver } from '../support/sidebar-driver';
+import { configureVoice, pressVoiceShortcut, speak, voiceError, voiceState } from '../support/voice-driver';
 
 const h = agentHarness({
   models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }],
@@ -139,6 +140,27 @@ test('hold-to-talk on the button: pointer down records, pointer up after the hol
   await h.sidebar.waitForAnswer('Hello again.');
   expect(await h.sidebar.userTexts()).toEqual(['Hello by button']);
   await h.sidebar.waitForIdle();
+});
+
+test('the global shortcut (Alt+Shift+V) starts recording in the sidebar, and pressed again stops it and sends', async () => {
+  h.llm.scriptTranscription({ text: 'Hello by shortcut' });
+  h.llm.script({ text: 'Hello from the shortcut.' });
+  await pressVoiceShortcut(h.ff.browser);
+  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'the shortcut to start recording' });
+  await new Promise((r) => setTimeout(r, 1000));
+  await pressVoiceShortcut(h.ff.browser);
+  await h.sidebar.waitForAnswer('Hello from the shortcut.');
+  expect(await h.sidebar.userTexts()).toEqual(['Hello by shortcut']);
+  expect(h.llm.uploads).toHaveLength(1);
+  await h.sidebar.waitForIdle();
+  // Each press toggled once: a sidebar opened now does not start recording again.
+  const another = await SidebarDriver.open(h.ff);
+  try {
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await voiceState(another)).toBe('idle');
+  } finally {
+    await another.page.close();
+  }
 });
 
 test('Esc cancels a recording: nothing is uploaded or sent', async () => {

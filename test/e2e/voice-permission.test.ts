@@ -2,13 +2,14 @@
  * The first use of the microphone in real Firefox with its prompts on (as for a user): the
  * sidebar cannot show the prompt, so it opens the permission page; once the microphone is
  * allowed there, the sidebar's fault clears and it records directly. A blocked microphone says
- * where to allow it, and opens nothing.
+ * where to allow it, and opens nothing. The global shortcut opens the real sidebar panel, which
+ * records with the same grant.
  */
 import type { Page } from 'puppeteer-core';
 import { EXTENSION_ORIGIN, launchFirefox, waitFor, type FoxAgentBrowser } from '../support/firefox';
 import { startLlmServer, type LlmServer } from '../support/llm-server';
 import { configure, SidebarDriver } from '../support/sidebar-driver';
-import { allowInFirefoxPrompt, blockMicrophone, configureVoice, speak, voiceError, voiceState } from '../support/voice-driver';
+import { allowInFirefoxPrompt, configureVoice, pressVoiceShortcut, setMicrophonePermission, speak, voiceError, voiceState } from '../support/voice-driver';
 
 let ff: FoxAgentBrowser;
 let llm: LlmServer;
@@ -71,7 +72,7 @@ test('first use: the permission page opens; allowed there, the sidebar records d
 
 test('a blocked microphone says where to allow it, and opens no page', async () => {
   await sidebar.newChat();
-  await blockMicrophone(ff.browser, EXTENSION_ORIGIN);
+  await setMicrophonePermission(ff.browser, EXTENSION_ORIGIN, 'block');
   await sidebar.press('[data-testid="voice"]');
   const fault = await voiceError(sidebar);
   expect(fault).toMatchObject({ code: 'mic_denied', kept: false });
@@ -79,4 +80,24 @@ test('a blocked microphone says where to allow it, and opens no page', async () 
   expect(fault.text).toContain('Privacy & Security → Permissions → Microphone');
   await new Promise((r) => setTimeout(r, 500));
   expect(await permissionPages()).toEqual([]);
+});
+
+test('the shortcut pressed with the sidebar closed opens the real sidebar, which records; pressed again, the words are sent', async () => {
+  await setMicrophonePermission(ff.browser, EXTENSION_ORIGIN, 'allow');
+  await sidebar.page.close();
+  llm.reset();
+  llm.scriptTranscription({ text: 'Hello from the sidebar panel' });
+  llm.script({ text: 'Hello, panel.' });
+  await pressVoiceShortcut(ff.browser);
+  // The real sidebar panel opens, claims the press as it loads, and records for a while.
+  await new Promise((r) => setTimeout(r, 2500));
+  await pressVoiceShortcut(ff.browser);
+  await waitFor(() => llm.uploads.length === 1 && llm.chatRequests().length > 0, { what: 'the recording uploaded and the words sent' });
+  expect(llm.uploads[0]!.problems).toEqual([]);
+  expect(llm.uploads[0]!.container!.durationSec).toBeGreaterThan(0.5);
+  // The panel sent it: a sidebar opened now shows the message in the chat.
+  sidebar = await SidebarDriver.open(ff);
+  expect(await sidebar.page.evaluate(() => (globalThis as unknown as { browser: { sidebarAction: { isOpen(o: object): Promise<boolean> } } }).browser.sidebarAction.isOpen({}))).toBe(true);
+  await waitFor(async () => (await sidebar.userTexts()).includes('Hello from the sidebar panel'), { what: 'the spoken message in the chat' });
+  await sidebar.waitForAnswer('Hello, panel.');
 });

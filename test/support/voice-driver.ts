@@ -73,11 +73,24 @@ export async function allowInFirefoxPrompt(browser: Browser): Promise<void> {
   if (outcome !== 'allowed') throw new Error(`The prompt was not answered: ${String(outcome)}`);
 }
 
-/** Blocks the microphone for `origin` in Firefox's permission manager, as its settings do. */
-export async function blockMicrophone(browser: Browser, origin: string): Promise<void> {
+/** Allows or blocks the microphone for `origin` in Firefox's permission manager, as its settings do. */
+export async function setMicrophonePermission(browser: Browser, origin: string, choice: 'allow' | 'block'): Promise<void> {
+  const action = choice === 'allow' ? 'ALLOW_ACTION' : 'DENY_ACTION';
   const state = await inChrome(
     browser,
-    `(() => { const p = Services.scriptSecurityManager.createContentPrincipalFromOrigin(${JSON.stringify(origin)}); Services.perms.addFromPrincipal(p, 'microphone', Services.perms.DENY_ACTION); return Services.perms.testPermissionFromPrincipal(p, 'microphone'); })()`,
+    `(() => { const p = Services.scriptSecurityManager.createContentPrincipalFromOrigin(${JSON.stringify(origin)}); Services.perms.addFromPrincipal(p, 'microphone', Services.perms.${action}); return Services.perms.testPermissionFromPrincipal(p, 'microphone'); })()`,
   );
-  if (state !== 2) throw new Error(`The microphone was not blocked: ${String(state)}`);
+  if (state !== (choice === 'allow' ? 1 : 2)) throw new Error(`The microphone permission was not set: ${String(state)}`);
+}
+
+/**
+ * Fires the extension's `toggle-voice` shortcut in the browser window: the key element Firefox
+ * built for it from the manifest (`Alt+Shift+V`), commanded as a key press does.
+ */
+export async function pressVoiceShortcut(browser: Browser): Promise<void> {
+  const outcome = await inChrome(
+    browser,
+    `(() => { const keyset = document.getElementById('ext-keyset-id-foxagent_foxagent_dev'); const key = keyset && [...keyset.children].find((k) => k.getAttribute('key') === 'V' && k.getAttribute('modifiers') === 'alt,shift'); if (!key) return 'no key'; key.doCommand(); return 'pressed'; })()`,
+  );
+  if (outcome !== 'pressed') throw new Error(`The voice shortcut could not be pressed: ${String(outcome)}`);
 }
