@@ -173,6 +173,39 @@ test('Esc cancels a recording: nothing is uploaded or sent', async () => {
   expect(await h.sidebar.userTexts()).toEqual([]);
 });
 
+test('spoken replies: each final answer is read aloud, or, with no voice installed, that is said once', async () => {
+  await configureVoice(h.sidebar.page, { spokenReplies: true });
+  try {
+    const voices = await h.sidebar.page.evaluate(async () => {
+      if (!speechSynthesis.getVoices().length) await new Promise((r) => setTimeout(r, 1500));
+      return speechSynthesis.getVoices().length;
+    });
+    h.llm.script({ text: 'The **first** answer.' }, { text: 'The second answer.' });
+    await h.sidebar.send('One');
+    await h.sidebar.waitForAnswer('The first answer.');
+    await h.sidebar.waitForIdle();
+    // A machine without speech voices (a bare CI image) takes the first branch.
+    if (voices === 0) {
+      await h.sidebar.page.waitForSelector('[data-testid="voice-no-speech"]', { timeout: 10_000 });
+      expect(await h.sidebar.page.$eval('[data-testid="voice-no-speech"]', (el) => el.textContent)).toContain('no speech voice is installed');
+      await h.sidebar.page.$eval('[data-testid="voice-no-speech"] button', (el) => (el as HTMLElement).click());
+      await h.sidebar.send('Two');
+      await h.sidebar.waitForAnswer('The second answer.');
+      await h.sidebar.waitForIdle();
+      await new Promise((r) => setTimeout(r, 1500));
+      // Said once: not again for the second answer.
+      expect(await h.sidebar.page.$('[data-testid="voice-no-speech"]')).toBeNull();
+    } else {
+      await waitFor(() => h.sidebar.page.evaluate(() => speechSynthesis.speaking || speechSynthesis.pending), { what: 'the answer to be read aloud' });
+      // Typing stops it.
+      await h.sidebar.page.type('[data-testid="composer"]', 'x');
+      await waitFor(() => h.sidebar.page.evaluate(() => !speechSynthesis.speaking && !speechSynthesis.pending), { what: 'reading to stop on typing' });
+    }
+  } finally {
+    await configureVoice(h.sidebar.page, { spokenReplies: false });
+  }
+});
+
 describe('faults keep the recording', () => {
   test('a server that is not running: its message names the address, the recording is kept; once the server is up there, Retry sends the same recording', async () => {
     const port = await deadPort();
