@@ -80,9 +80,15 @@ export class Capture {
   /** Ends the recording and gives it. */
   async stop(): Promise<Recording> {
     const durationMs = Math.round(this.now() - this.startedAt);
-    const stopped = new Promise<void>((resolve) => (this.recorder.onstop = () => resolve()));
-    if (this.recorder.state !== 'inactive') this.recorder.stop();
-    await stopped;
+    // A recorder that already ended (the microphone went away) has its data and fires no more events.
+    if (this.recorder.state !== 'inactive') {
+      const stopped = new Promise<void>((resolve, reject) => {
+        this.recorder.onstop = () => resolve();
+        this.recorder.onerror = () => reject(new Error('The recorder failed.'));
+      });
+      this.recorder.stop();
+      await stopped.finally(() => this.release());
+    }
     this.release();
     const blob = new Blob(this.chunks, { type: this.recorder.mimeType || 'audio/ogg' });
     return { audio: await toBase64(blob), mimeType: blob.type, durationMs };
