@@ -5,11 +5,13 @@ interface Props {
   value: string;
   needsKey: boolean;
   className: string;
+  /** The field's test id (default `api-key`), so two key fields on one page stay apart. */
+  testId?: string;
   onChange(value: string): void;
 }
 
 /** The provider key: masked unless the user asks to see it. It is kept in local storage only. */
-export function ApiKeyField({ value, needsKey, className, onChange }: Props) {
+export function ApiKeyField({ value, needsKey, className, testId = 'api-key', onChange }: Props) {
   const [visible, setVisible] = useState(false);
   const inputId = useId();
   const noteId = useId();
@@ -19,7 +21,7 @@ export function ApiKeyField({ value, needsKey, className, onChange }: Props) {
       <div className="flex items-start gap-2">
         <input
           id={inputId}
-          data-testid="api-key"
+          data-testid={testId}
           className={className}
           type={visible ? 'text' : 'password'}
           autoComplete="off"

@@ -117,7 +117,9 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
     if (apiKey === undefined) return undefined;
     setStatus({ kind: 'busy' });
     try {
-      const saved = await backgroundPort.request({ type: 'settings/save', settings: { ...settings, stepLimit, provider: { ...settings.provider, apiKey } } });
+      // The voice section saves its own part: take it as stored now, so neither save undoes the other.
+      const { voice } = await backgroundPort.request({ type: 'settings/get' });
+      const saved = await backgroundPort.request({ type: 'settings/save', settings: { ...settings, voice, stepLimit, provider: { ...settings.provider, apiKey } } });
       adopt(saved);
       setStatus({ kind: 'saved' });
       return saved;

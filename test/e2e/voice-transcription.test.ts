@@ -136,3 +136,38 @@ describe('a real Firefox recording', () => {
     });
   }, 30_000);
 });
+
+describe("the options page's Voice section", () => {
+  test('Test sends the background-made test sound to the server in the form, unsaved, and shows the time and the words', async () => {
+    await useVoice({});
+    const options = await ff.openExtensionPage('options.html');
+    try {
+      await options.waitForSelector('[data-testid="voice-section"] [data-testid="voice-base-url"]');
+      server.setTranscriptionRules({ model: 'Systran/faster-whisper-tiny' });
+      server.scriptTranscription({ text: 'Thank you.', delayMs: 120 });
+      const setValue = (testId: string, value: string) =>
+        options.$eval(`[data-testid="voice-section"] [data-testid="${testId}"]`, (input, v) => {
+          const el = input as HTMLInputElement;
+          Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(el, v);
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+        }, value);
+      await setValue('voice-base-url', `${server.url}/v1`);
+      await setValue('voice-model', 'Systran/faster-whisper-tiny');
+      await options.$eval('[data-testid="voice-test"]', (b) => (b as HTMLButtonElement).click());
+      await options.waitForFunction(() => document.querySelector('[data-testid="voice-status"]')?.getAttribute('data-state') === 'tested', { timeout: 15_000 });
+      const shown = await options.$eval('[data-testid="voice-status"]', (s) => s.textContent);
+      const ms = Number(/answered in (\d+) ms/.exec(shown ?? '')?.[1]);
+      expect(shown).toMatch(/^The server answered in \d+ ms: “Thank you\.”$/);
+      expect(ms).toBeGreaterThanOrEqual(120);
+      const [upload] = server.uploads;
+      expect(upload!.problems).toEqual([]);
+      expect(upload!.fields.model).toBe('Systran/faster-whisper-tiny');
+      expect(upload!.container).toMatchObject({ container: 'wav', sampleRate: 16_000, channels: 1, durationSec: 1 });
+      // Nothing was saved: the stored voice settings still name the default server.
+      const storedVoice = await options.evaluate(async () => ((await (globalThis as unknown as { browser: { storage: { local: { get(k: string): Promise<{ settings: { voice: { baseUrl: string } } }> } } } }).browser.storage.local.get('settings')).settings.voice.baseUrl));
+      expect(storedVoice).toBe(DEFAULT_VOICE_SETTINGS.baseUrl);
+    } finally {
+      await options.close();
+    }
+  }, 30_000);
+});

@@ -124,7 +124,8 @@ test.each<[string, boolean | undefined, string]>([
   await testConnection();
   expect(statusText()).toBe(expected);
   expect(el('settings-status').className).not.toContain('text-error');
-  expect(requests.map((r) => r.type)).toEqual(['settings/get', 'settings/save', 'models/list']);
+  // The second settings/get reads the voice settings as stored now, so this save keeps them.
+  expect(requests.map((r) => r.type)).toEqual(['settings/get', 'settings/get', 'settings/save', 'models/list']);
 });
 
 test('Test connection with a model the server lacks says so and names up to five of its models', async () => {
@@ -162,6 +163,17 @@ test('after a successful test the found models are offered, and picking one make
   });
   await waitFor(() => expect(statusText()).toBe('Settings saved.'));
   expect(stored.provider.model).toBe('deepseek-r1:8b');
+});
+
+test('saving the provider keeps the voice settings the voice section saved after this form loaded', async () => {
+  await renderForm({}, { kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1' });
+  // Meanwhile the voice section (its own form on the page) saved a whisper.cpp server.
+  stored = { ...stored, voice: { ...stored.voice, provider: 'whisper-cpp', baseUrl: 'http://127.0.0.1:8080', sendOnStop: false } };
+  fireEvent.change(el('step-limit'), { target: { value: '12' } });
+  await act(async () => void fireEvent.click(el('save')));
+  await waitFor(() => expect(saved()).toHaveLength(1));
+  expect(saved()[0]!.stepLimit).toBe(12);
+  expect(saved()[0]!.voice).toMatchObject({ provider: 'whisper-cpp', baseUrl: 'http://127.0.0.1:8080', sendOnStop: false });
 });
 
 test('tool-call mode and step limit are sent with settings/save', async () => {
@@ -308,7 +320,7 @@ describe('a new server and the stored key', () => {
     expect(requests.map((r) => r.type)).toEqual(['settings/get']);
     listing = [{ id: 'x', tools: true }];
     await act(async () => void fireEvent.click(el('key-removal-confirm')));
-    await waitFor(() => expect(requests.map((r) => r.type)).toEqual(['settings/get', 'settings/save', 'models/list']));
+    await waitFor(() => expect(requests.map((r) => r.type)).toEqual(['settings/get', 'settings/get', 'settings/save', 'models/list']));
     expect(saved()[0]!.provider).toMatchObject({ kind: 'openrouter', apiKey: '' });
   });
 
