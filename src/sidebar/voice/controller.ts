@@ -6,6 +6,7 @@
 import type { Recording, VoiceSettings } from '../../shared/voice';
 import type { CaptureOptions } from './capture';
 import { IDLE, isCapturing, nextState, type RecorderEvent, type RecorderState, type VoiceFault } from './machine';
+import { RecognitionError, type RecognitionSession } from './browser-recognition';
 import type { MicAccess, MicFaultCode } from './microphone';
 
 /** A press held at least this long is hold-to-talk (release stops); a shorter one is a click (toggle). */
@@ -22,6 +23,11 @@ export interface VoiceControllerDeps {
   recordingType(): string | undefined;
   acquire(): Promise<MicAccess>;
   capture(stream: MediaStream, options: CaptureOptions): ActiveCapture;
+  /**
+   * The `browser` provider: starts the browser's own recognition in `lang`, or undefined where
+   * the browser has none. `onEnded`: the browser stopped listening by itself.
+   */
+  recognize(lang: string, onEnded: () => void): RecognitionSession | undefined;
   transcribe(recording: Recording): Promise<string>;
   /** A failed transcription's words (its code, message and hint from the background). */
   transcriptionFault(error: unknown): VoiceFault;
@@ -37,6 +43,7 @@ export interface VoiceControllerDeps {
 export class VoiceController {
   private current: RecorderState = IDLE;
   private capture: ActiveCapture | undefined;
+  private recognition: RecognitionSession | undefined;
   private settings: VoiceSettings | undefined;
   /** When the pointer or key went down to start a recording (hold-to-talk), or that it went down to stop one. */
   private press: { at: number; stops: boolean } | undefined;
@@ -91,6 +98,7 @@ export class VoiceController {
     const settings = await this.deps.settings();
     this.settings = settings;
     if (!this.isIn('requesting')) return;
+    if (settings.provider === 'browser') return this.startRecognition(settings);
     const mimeType = this.deps.recordingType();
     if (!mimeType) return this.move({ type: 'failed', fault: this.deps.micFault('recorder_unsupported') });
     const access = await this.deps.acquire();
@@ -115,8 +123,38 @@ export class VoiceController {
     this.move({ type: 'granted', at: this.deps.now() });
   }
 
+  /** The browser's own recognition listens instead of MediaRecorder: nothing is recorded or uploaded. */
+  private startRecognition(settings: VoiceSettings): void {
+    let session: RecognitionSession | undefined;
+    try {
+      session = this.deps.recognize(settings.language, () => void this.stop());
+    } catch {
+      return this.move({ type: 'failed', fault: this.deps.micFault('recognition_failed') });
+    }
+    if (!session) return this.move({ type: 'failed', fault: this.deps.micFault('recognition_unavailable') });
+    this.recognition = session;
+    this.move({ type: 'granted', at: this.deps.now() });
+  }
+
+  private async stopRecognition(session: RecognitionSession): Promise<void> {
+    this.recognition = undefined;
+    this.move({ type: 'stop' });
+    let heard: string;
+    try {
+      heard = await session.finish();
+    } catch (error) {
+      return this.move({ type: 'failed', fault: this.deps.micFault(error instanceof RecognitionError ? error.code : 'recognition_failed') });
+    }
+    if (!this.isIn('stopping')) return; // cancelled meanwhile
+    if (!heard) return this.move({ type: 'failed', fault: this.deps.micFault('recognition_empty') });
+    this.move({ type: 'heard' });
+    await this.deps.deliver(heard, this.settings ?? (await this.deps.settings()));
+  }
+
   async stop(): Promise<void> {
-    if (this.current.kind !== 'recording' || !this.capture) return;
+    if (this.current.kind !== 'recording') return;
+    if (this.recognition) return this.stopRecognition(this.recognition);
+    if (!this.capture) return;
     const capture = this.capture;
     this.capture = undefined;
     this.move({ type: 'stop' });
@@ -138,6 +176,8 @@ export class VoiceController {
     if (!isCapturing(this.current)) return;
     this.capture?.cancel();
     this.capture = undefined;
+    this.recognition?.abort();
+    this.recognition = undefined;
     this.deps.onLevel(0);
     this.move({ type: 'cancel' });
   }

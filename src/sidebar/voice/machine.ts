@@ -29,6 +29,8 @@ export type RecorderEvent =
   | { type: 'granted'; at: number }
   | { type: 'stop' }
   | { type: 'recorded'; recording: Recording }
+  /** The browser's own recognition heard the words: there is no recording to transcribe. */
+  | { type: 'heard' }
   | { type: 'cancel' }
   | { type: 'transcribed' }
   | { type: 'failed'; fault: VoiceFault }
@@ -48,6 +50,8 @@ export function nextState(state: RecorderState, event: RecorderEvent): RecorderS
       return state.kind === 'recording' ? { kind: 'stopping' } : state;
     case 'recorded':
       return state.kind === 'stopping' ? { kind: 'transcribing', recording: event.recording } : state;
+    case 'heard':
+      return state.kind === 'stopping' ? IDLE : state;
     case 'cancel':
       return state.kind === 'requesting' || state.kind === 'recording' || state.kind === 'stopping' ? IDLE : state;
     case 'transcribed':

@@ -11,7 +11,17 @@ import type { VoiceFault } from './machine';
 export type MicPermission = 'granted' | 'denied' | 'prompt' | 'unknown';
 
 /** Why the microphone could not be used, each with its own message and fix. */
-export type MicFaultCode = 'mic_denied' | 'mic_missing' | 'mic_busy' | 'mic_failed' | 'mic_needs_permission' | 'recorder_unsupported';
+export type MicFaultCode =
+  | 'mic_denied'
+  | 'mic_missing'
+  | 'mic_busy'
+  | 'mic_failed'
+  | 'mic_needs_permission'
+  | 'recorder_unsupported'
+  /** The `browser` provider: this browser has no speech recognition, it failed, or it heard nothing. */
+  | 'recognition_unavailable'
+  | 'recognition_failed'
+  | 'recognition_empty';
 
 export const MIC_FAULT_WORDS: Record<MicFaultCode, { message: MessageKey; hint: MessageKey }> = {
   mic_denied: { message: 'voiceMicDenied', hint: 'voiceMicDeniedHint' },
@@ -20,6 +30,9 @@ export const MIC_FAULT_WORDS: Record<MicFaultCode, { message: MessageKey; hint: 
   mic_failed: { message: 'voiceMicFailed', hint: 'voiceMicFailedHint' },
   mic_needs_permission: { message: 'voiceMicNeedsPermission', hint: 'voiceMicNeedsPermissionHint' },
   recorder_unsupported: { message: 'voiceRecorderUnsupported', hint: 'voiceRecorderUnsupportedHint' },
+  recognition_unavailable: { message: 'voiceRecognitionUnavailable', hint: 'voiceRecognitionUnavailableHint' },
+  recognition_failed: { message: 'voiceRecognitionFailed', hint: 'voiceRecognitionFailedHint' },
+  recognition_empty: { message: 'voiceRecognitionEmpty', hint: 'voiceRecognitionEmptyHint' },
 };
 
 /** The fault for an error `getUserMedia` threw (a DOMException, by its name). */

@@ -10,6 +10,7 @@ import { backgroundPort, RequestError } from '../../ui/port';
 import { useChat } from '../stores/chat';
 import { useDraft } from '../stores/draft';
 import { useVoice } from '../stores/voice';
+import { listen, recognitionConstructor } from './browser-recognition';
 import { VOICE_CHANNEL } from './channel';
 import { deliverTranscript } from './commands';
 import { pickRecordingType } from './container';
@@ -45,6 +46,10 @@ export function startVoice(): () => void {
         openPermissionPage: async () => void (await browser.tabs.create({ url: browser.runtime.getURL(PERMISSION_PAGE) })),
       }),
     capture: (stream, options) => new Capture(stream, options),
+    recognize: (lang, onEnded) => {
+      const Recognition = recognitionConstructor(globalThis);
+      return Recognition ? listen(Recognition, lang || browser.i18n.getUILanguage(), onEnded) : undefined;
+    },
     transcribe: async (recording) => (await backgroundPort.request({ type: 'voice/transcribe', recording })).text,
     transcriptionFault: (error) => {
       if (error instanceof RequestError) return { code: error.detail.code, ...errorWords(error.detail) };

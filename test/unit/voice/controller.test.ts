@@ -5,6 +5,7 @@
  */
 import { DEFAULT_VOICE_SETTINGS, type Recording, type VoiceSettings } from '../../../src/shared/voice';
 import { HOLD_MS, VoiceController, type VoiceControllerDeps } from '../../../src/sidebar/voice/controller';
+import { RecognitionError } from '../../../src/sidebar/voice/browser-recognition';
 import type { RecorderState } from '../../../src/sidebar/voice/machine';
 import type { MicAccess } from '../../../src/sidebar/voice/microphone';
 
@@ -28,6 +29,7 @@ function setup(over: Partial<VoiceControllerDeps> = {}, voice: Partial<VoiceSett
     settings: async () => ({ ...DEFAULT_VOICE_SETTINGS, ...voice }),
     recordingType: () => 'audio/ogg;codecs=opus',
     acquire: async (): Promise<MicAccess> => ({ stream: mic.stream }),
+    recognize: () => undefined,
     capture: (_stream, options) => {
       const capture = { stopped: false, cancelled: false, options };
       captures.push(capture);
@@ -180,4 +182,77 @@ test('Discard drops a kept recording', async () => {
   expect(v.controller.state.kind).toBe('idle');
   await v.controller.retry();
   expect(v.transcribed).toHaveLength(1);
+});
+
+describe('the browser’s own recognition (provider `browser`)', () => {
+  function session(result: () => Promise<string>) {
+    const log: string[] = [];
+    let ended: () => void = () => undefined;
+    return {
+      log,
+      endByItself: () => ended(),
+      recognize: (lang: string, onEnded: () => void) => {
+        log.push(`listen ${lang}`);
+        ended = onEnded;
+        return { finish: () => (log.push('finish'), result()), abort: () => void log.push('abort') };
+      },
+    };
+  }
+
+  test('listens without recording or the microphone route; the words heard are delivered, nothing is uploaded', async () => {
+    const s = session(async () => 'open my mail');
+    let acquired = 0;
+    const v = setup({ recognize: s.recognize, acquire: async () => (acquired++, { fault: 'mic_denied' }) }, { provider: 'browser', language: 'de' });
+    v.controller.toggle();
+    await settle();
+    expect(v.controller.state.kind).toBe('recording');
+    v.controller.toggle();
+    await settle();
+    expect(s.log).toEqual(['listen de', 'finish']);
+    expect(v.delivered).toEqual(['open my mail']);
+    expect(v.transcribed).toEqual([]);
+    expect(v.captures).toEqual([]);
+    expect(acquired).toBe(0);
+    expect(v.states).toEqual(['requesting', 'recording', 'stopping', 'idle']);
+  });
+
+  test('the browser ending it by itself (the speaker stopped) delivers the words', async () => {
+    const s = session(async () => 'next page');
+    const v = setup({ recognize: s.recognize }, { provider: 'browser' });
+    v.controller.toggle();
+    await settle();
+    s.endByItself();
+    await settle();
+    expect(v.delivered).toEqual(['next page']);
+  });
+
+  test('no recognition in this browser, nothing heard, a refusal: each its own fault; Esc aborts', async () => {
+    const none = setup({ recognize: () => undefined }, { provider: 'browser' });
+    none.controller.toggle();
+    await settle();
+    expect(none.controller.state).toMatchObject({ kind: 'error', fault: { code: 'recognition_unavailable' } });
+
+    const empty = setup({ recognize: session(async () => '').recognize }, { provider: 'browser' });
+    empty.controller.toggle();
+    await settle();
+    empty.controller.toggle();
+    await settle();
+    expect(empty.controller.state).toMatchObject({ kind: 'error', fault: { code: 'recognition_empty' } });
+    expect(empty.delivered).toEqual([]);
+
+    const denied = setup({ recognize: session(async () => Promise.reject(new RecognitionError('mic_denied', 'not-allowed'))).recognize }, { provider: 'browser' });
+    denied.controller.toggle();
+    await settle();
+    denied.controller.toggle();
+    await settle();
+    expect(denied.controller.state).toMatchObject({ kind: 'error', fault: { code: 'mic_denied' } });
+
+    const s = session(async () => 'never');
+    const cancelled = setup({ recognize: s.recognize }, { provider: 'browser' });
+    cancelled.controller.toggle();
+    await settle();
+    cancelled.controller.cancel();
+    expect(s.log).toEqual(['listen ', 'abort']);
+    expect(cancelled.controller.state.kind).toBe('idle');
+  });
 });
