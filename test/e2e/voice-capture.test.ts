@@ -241,6 +241,30 @@ describe('faults keep the recording', () => {
     }
   });
 
+  test('a kept recording is stored: a sidebar opened later (after a close, or in another window) offers it, and Retry there sends it', async () => {
+    h.llm.scriptTranscription({ fault: 'server_error' }, { text: 'Kept across sidebars' });
+    h.llm.script({ text: 'Got it.' });
+    await speak(h.sidebar);
+    expect(await voiceError(h.sidebar)).toMatchObject({ code: 'voice_bad_response', kept: true });
+    const second = await SidebarDriver.open(h.ff);
+    try {
+      const fault = await voiceError(second);
+      expect(fault).toMatchObject({ code: 'voice_bad_response', kept: true, retry: true });
+      await second.press('[data-testid="voice-retry"]');
+      await second.waitForAnswer('Got it.');
+      expect(await second.userTexts()).toEqual(['Kept across sidebars']);
+      expect(h.llm.uploads[1]!.file!.bytes.equals(h.llm.uploads[0]!.file!.bytes)).toBe(true);
+      await second.waitForIdle();
+      // Sent: a sidebar opened now has nothing kept.
+      const third = await SidebarDriver.open(h.ff);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await third.page.$('[data-testid="voice-error"]')).toBeNull();
+      await third.page.close();
+    } finally {
+      await second.page.close();
+    }
+  });
+
   test('Retry sends the very same recording again', async () => {
     h.llm.scriptTranscription({ fault: 'server_error' }, { text: 'Summarise this page' });
     h.llm.script({ text: 'It is a sign-in form.' });

@@ -19,4 +19,6 @@ export const KEYS = {
   sensitiveSites: 'sensitiveSites',
   textToolModels: 'textToolModels',
   draft: 'composerDraft',
+  /** A recording whose transcription failed, kept (with why) until it is transcribed or discarded. */
+  keptRecording: 'voiceKeptRecording',
 } as const;

@@ -7,6 +7,7 @@ import { ConversationSchema } from '../conversation';
 import { PolicyRuleSchema, RiskSchema, type AuditEntry } from '../permissions';
 import { ConversationSummarySchema } from '../protocol';
 import { DEFAULT_SETTINGS, StoredSettingsSchema } from '../settings';
+import { RecordingSchema } from '../voice';
 import { KEYS } from './keys';
 import { family, list, optional, single } from './record';
 
@@ -17,6 +18,12 @@ export const MAX_AUDIT_ENTRIES = 2000;
 export const MAX_AUDIT_BYTES = 1024 * 1024;
 /** Models remembered with a learnt tool-call mode; the least recently added roll off past this many. */
 export const MAX_TEXT_MODE_MODELS = 500;
+
+/** A recording the transcription server did not take, and its fault as the user read it. */
+export const KeptRecordingSchema = z.object({
+  recording: RecordingSchema,
+  fault: z.object({ code: z.string().max(100), message: z.string().max(2000), hint: z.string().max(2000).optional() }),
+});
 
 const AuditSegmentInfoSchema = z.object({ id: z.number().int().min(0), count: z.number().min(0), bytes: z.number().min(0) });
 /** The audit log's segments, oldest first; each segment's entries are under their own key. */
@@ -59,4 +66,5 @@ export const RECORDS = {
    */
   textToolModels: single(KEYS.textToolModels, z.record(z.string(), z.union([z.number(), z.object({ mode: z.enum(['constrained', 'xml']), at: z.number() })])), () => ({})),
   draft: single(KEYS.draft, z.string(), () => ''),
+  keptRecording: optional(KEYS.keptRecording, KeptRecordingSchema),
 };

@@ -192,6 +192,11 @@ export class VoiceController {
     this.move({ type: 'discard' });
   }
 
+  /** Shows a recording kept from before again, with Retry and Discard (only when nothing else is under way). */
+  restore(kept: { fault: VoiceFault; recording: Recording }): void {
+    this.move({ type: 'restore', ...kept });
+  }
+
   private async transcribe(): Promise<void> {
     const state = this.current;
     if (state.kind !== 'transcribing') return;

@@ -35,6 +35,8 @@ export type RecorderEvent =
   | { type: 'transcribed' }
   | { type: 'failed'; fault: VoiceFault }
   | { type: 'retry' }
+  /** A recording kept from before (the sidebar was closed with it): shown again with Retry and Discard. */
+  | { type: 'restore'; fault: VoiceFault; recording: Recording }
   | { type: 'discard' };
 
 export const IDLE: RecorderState = { kind: 'idle' };
@@ -63,6 +65,8 @@ export function nextState(state: RecorderState, event: RecorderEvent): RecorderS
       return state.kind === 'error' && state.recording ? { kind: 'transcribing', recording: state.recording } : state;
     case 'discard':
       return state.kind === 'error' ? IDLE : state;
+    case 'restore':
+      return state.kind === 'idle' ? { kind: 'error', fault: event.fault, recording: event.recording } : state;
   }
 }
 

@@ -4,9 +4,11 @@
  * keys (hold Alt+V to talk, Esc to cancel), the global shortcut, and spoken replies.
  */
 import browser from 'webextension-polyfill';
+import { RECORDS } from '../../shared/store';
 import { DEFAULT_VOICE_SETTINGS } from '../../shared/voice';
 import { errorWords, t } from '../../ui/i18n';
 import { backgroundPort, RequestError } from '../../ui/port';
+import { pageStore } from '../lib/store';
 import { useChat } from '../stores/chat';
 import { useDraft } from '../stores/draft';
 import { useVoice } from '../stores/voice';
@@ -16,6 +18,7 @@ import { deliverTranscript } from './commands';
 import { pickRecordingType } from './container';
 import { Capture } from './capture';
 import { VoiceController } from './controller';
+import type { RecorderState } from './machine';
 import { acquireMicrophone, micFault, queryMicPermission } from './microphone';
 import { watchAnswers } from './spoken-replies';
 import { Speaker } from './speaker';
@@ -35,6 +38,18 @@ export function startVoice(): () => void {
   const synth = typeof speechSynthesis === 'undefined' ? undefined : speechSynthesis;
   const speaker = new Speaker({ synth, utterance: (text) => new SpeechSynthesisUtterance(text), onNoVoice: () => useVoice.getState().setNoSpeechVoice(true) });
   const settings = async () => (await backgroundPort.request({ type: 'settings/get' })).voice ?? DEFAULT_VOICE_SETTINGS;
+
+  // A recording the server did not take survives closing the sidebar, until transcribed or discarded.
+  let kept = false;
+  const keep = (state: RecorderState) => {
+    if (state.kind === 'error' && state.recording) {
+      kept = true;
+      void pageStore.set(RECORDS.keptRecording, { recording: state.recording, fault: state.fault }).catch(() => undefined);
+    } else if (state.kind === 'idle' && kept) {
+      kept = false;
+      void pageStore.remove(RECORDS.keptRecording).catch(() => undefined);
+    }
+  };
 
   const controller = new VoiceController({
     settings,
@@ -66,10 +81,18 @@ export function startVoice(): () => void {
       });
     },
     beforeInput: () => speaker.stop(),
-    onChange: (state) => useVoice.getState().report(state),
+    onChange: (state) => {
+      useVoice.getState().report(state);
+      keep(state);
+    },
     onLevel: (level) => useVoice.getState().setLevel(level),
     now: () => performance.now(),
   });
+  void pageStore.read(RECORDS.keptRecording).then((stored) => {
+    if (!stored) return;
+    kept = true;
+    controller.restore(stored);
+  }, () => undefined);
   store.connect({
     pressed: () => controller.pressed(),
     released: () => controller.released(),

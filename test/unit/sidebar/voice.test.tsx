@@ -8,6 +8,7 @@ import { background } from '../../support/fake-extension';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { Conversation } from '../../../src/shared/conversation';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { KEYS } from '../../../src/shared/store';
 import { DEFAULT_VOICE_SETTINGS } from '../../../src/shared/voice';
 import { VoiceButton } from '../../../src/sidebar/components/VoiceButton';
 import { VoicePanel } from '../../../src/sidebar/components/VoicePanel';
@@ -56,7 +57,7 @@ describe('the global shortcut and a microphone fault', () => {
         <VoiceButton />
       </>,
     );
-    stop = startVoice();
+    act(() => void (stop = startVoice()));
     // On load it asks once (a sidebar that opened for the shortcut); nothing was pressed.
     await waitFor(() => expect(background.sent('voice/claim-toggle')).toHaveLength(1));
     expect(screen.getByTestId('voice').getAttribute('data-state')).toBe('idle');
@@ -79,7 +80,7 @@ describe('the global shortcut and a microphone fault', () => {
     g.MediaRecorder = { isTypeSupported: () => false };
     background.handlers['voice/claim-toggle'] = () => ({ toggle: false });
     render(<VoicePanel />);
-    stop = startVoice();
+    act(() => void (stop = startVoice()));
     act(() => useVoice.getState().actions!.toggle());
     await waitFor(() => expect(screen.getByTestId('voice-error').getAttribute('data-code')).toBe('recorder_unsupported'));
     expect(screen.getByTestId('voice-error').textContent).toContain('This browser cannot record Opus audio.');
@@ -88,7 +89,7 @@ describe('the global shortcut and a microphone fault', () => {
 
 test('without getUserMedia the button says voice input is unavailable', () => {
   Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: undefined });
-  startVoice();
+  act(() => void startVoice());
   render(<VoiceButton />);
   expect((screen.getByTestId('voice') as HTMLButtonElement).disabled).toBe(true);
   expect(screen.getByTestId('voice').getAttribute('aria-label')).toBe('Voice input is not available');
@@ -114,6 +115,31 @@ test('a kept recording: its fault, how long it is, Retry and Discard; the button
   fireEvent.click(screen.getByTestId('voice-retry'));
   fireEvent.click(screen.getByTestId('voice-discard'));
   expect(calls).toEqual(['retry', 'discard']);
+});
+
+test('a recording kept when the sidebar closed is offered again; Retry transcribes it, sends it, and forgets it', async () => {
+  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia: async () => Promise.reject(new Error('unused')) } });
+  const recording = { audio: 'T2dnUwACAAAAAAAA', mimeType: 'audio/ogg;codecs=opus', durationMs: 2100 };
+  background.storage.set(KEYS.keptRecording, { recording, fault: { code: 'voice_unreachable', message: 'Cannot reach the transcription server.', hint: 'Start it.' } });
+  background.handlers['voice/claim-toggle'] = () => ({ toggle: false });
+  background.handlers['voice/transcribe'] = () => ({ text: 'Book the table' });
+  background.handlers['chat/send'] = () => ({ messageId: 'a1' });
+  useChat.setState({ conversation: { id: 'c1', title: '', createdAt: 1, updatedAt: 1, messages: [] }, running: false });
+  render(<VoicePanel />);
+  let stop: () => void = () => undefined;
+  act(() => void (stop = startVoice()));
+  try {
+    await waitFor(() => expect(screen.getByTestId('voice-kept').textContent).toContain('(2 s)'));
+    expect(screen.getByTestId('voice-error').textContent).toContain('Cannot reach the transcription server.');
+    fireEvent.click(screen.getByTestId('voice-retry'));
+    await waitFor(() => expect(background.sent('chat/send')).toHaveLength(1));
+    expect(background.sent('voice/transcribe')).toEqual([{ type: 'voice/transcribe', recording }]);
+    expect(background.sent('chat/send')[0]).toMatchObject({ conversationId: 'c1', text: 'Book the table', spoken: true });
+    await waitFor(() => expect(background.storage.has(KEYS.keptRecording)).toBe(false));
+    expect(screen.queryByTestId('voice-error')).toBeNull();
+  } finally {
+    stop();
+  }
 });
 
 test('while recording, the level meter shows the microphone’s level', () => {

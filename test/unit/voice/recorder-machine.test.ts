@@ -68,3 +68,11 @@ test('moves a state does not allow leave it as it is', () => {
   expect(nextState(transcribing, { type: 'start' })).toBe(transcribing);
   expect(isCapturing(transcribing)).toBe(false);
 });
+
+test('a recording kept from before is shown again only when nothing else is under way', () => {
+  const restored = nextState(IDLE, { type: 'restore', fault, recording });
+  expect(restored).toEqual({ kind: 'error', fault, recording });
+  expect(nextState(restored, { type: 'retry' })).toEqual({ kind: 'transcribing', recording });
+  const recordingNow = run([{ type: 'start' }, { type: 'granted', at: 1 }]);
+  expect(nextState(recordingNow, { type: 'restore', fault, recording })).toBe(recordingNow);
+});
