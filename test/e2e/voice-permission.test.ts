@@ -68,6 +68,15 @@ test('first use: the permission page opens; allowed there, the sidebar records d
   expect(llm.uploads).toHaveLength(1);
   expect(llm.uploads[0]!.problems).toEqual([]);
   expect(await permissionPages()).toEqual([]); // no second trip to the page
+
+  // The grant is FoxAgent's own: a web page still has to ask for the microphone itself.
+  const web = await ff.browser.newPage();
+  try {
+    await web.goto(`${llm.url}/api/tags`);
+    expect(await web.evaluate(() => navigator.permissions.query({ name: 'microphone' as PermissionName }).then((s) => s.state))).toBe('prompt');
+  } finally {
+    await web.close();
+  }
 });
 
 test('a blocked microphone says where to allow it, and opens no page', async () => {
