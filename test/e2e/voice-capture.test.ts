@@ -163,6 +163,25 @@ test('the global shortcut (Alt+Shift+V) starts recording in the sidebar, and pre
   }
 });
 
+test('a recording stops by itself at the length limit, and is sent', async () => {
+  await configureVoice(h.sidebar.page, { maxSeconds: 5 });
+  try {
+    h.llm.scriptTranscription({ text: 'A long thought' });
+    h.llm.script({ text: 'Heard you.' });
+    await h.sidebar.press('[data-testid="voice"]');
+    await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording to start' });
+    const started = Date.now();
+    await waitFor(async () => (await voiceState(h.sidebar)) !== 'listening', { timeoutMs: 15_000, what: 'the length limit to stop it' });
+    expect(Date.now() - started).toBeGreaterThan(4500);
+    await h.sidebar.waitForAnswer('Heard you.');
+    expect(h.llm.uploads[0]!.container!.durationSec).toBeGreaterThan(4.5);
+    expect(h.llm.uploads[0]!.container!.durationSec).toBeLessThan(6.5);
+    await h.sidebar.waitForIdle();
+  } finally {
+    await configureVoice(h.sidebar.page, { maxSeconds: 60 });
+  }
+});
+
 test('Esc cancels a recording: nothing is uploaded or sent', async () => {
   await h.sidebar.press('[data-testid="voice"]');
   await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording to start' });
