@@ -37,7 +37,9 @@ export function startVoice(): () => void {
   const store = useVoice.getState();
   const synth = typeof speechSynthesis === 'undefined' ? undefined : speechSynthesis;
   const speaker = new Speaker({ synth, utterance: (text) => new SpeechSynthesisUtterance(text), onNoVoice: () => useVoice.getState().setNoSpeechVoice(true) });
-  const settings = async () => (await backgroundPort.request({ type: 'settings/get' })).voice ?? DEFAULT_VOICE_SETTINGS;
+  // Read at each start (the options page may have changed them); a background that cannot answer
+  // does not stop a recording, which is then kept if it cannot be transcribed.
+  const settings = () => backgroundPort.request({ type: 'settings/get' }).then((s) => s.voice ?? DEFAULT_VOICE_SETTINGS, () => DEFAULT_VOICE_SETTINGS);
 
   // A recording the server did not take survives closing the sidebar, until transcribed or discarded.
   let kept = false;
