@@ -101,7 +101,7 @@ export class VoiceController {
     if (settings.provider === 'browser') return this.startRecognition(settings);
     const mimeType = this.deps.recordingType();
     if (!mimeType) return this.move({ type: 'failed', fault: this.deps.micFault('recorder_unsupported') });
-    const access = await this.deps.acquire();
+    const access: MicAccess = await this.deps.acquire().catch(() => ({ fault: 'mic_failed' as const }));
     if (!this.isIn('requesting')) {
       // Cancelled while the browser was asked: the microphone goes straight off again.
       if ('stream' in access) access.stream.getTracks().forEach((track) => track.stop());
