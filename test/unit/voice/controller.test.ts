@@ -144,6 +144,13 @@ test.each(['mic_denied', 'mic_missing', 'mic_needs_permission'] as const)('a mic
   expect(v.captures).toHaveLength(0);
 });
 
+test('a failure while getting the microphone is a fault, not a recording stuck asking', async () => {
+  const v = setup({ acquire: async () => Promise.reject(new Error('tabs.create failed')) });
+  v.controller.toggle();
+  await settle();
+  expect(v.controller.state).toMatchObject({ kind: 'error', fault: { code: 'mic_failed' } });
+});
+
 test('no Opus recorder in this browser is its own fault', async () => {
   const v = setup({ recordingType: () => undefined });
   v.controller.toggle();
