@@ -22,6 +22,7 @@ export default defineConfig({
       input: {
         sidebar: path.join(root, 'src/sidebar.html'),
         options: path.join(root, 'src/options.html'),
+        'voice-permission': path.join(root, 'src/voice-permission.html'),
       },
     },
   },

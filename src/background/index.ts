@@ -19,6 +19,7 @@ import { PermissionPrompter } from './permissions/prompter';
 import { createSessionFactory } from './provider-resolver';
 import { SidebarHub } from './sidebar-hub';
 import { createToolRegistry } from './tools';
+import { VoiceShortcut } from './voice/shortcut';
 import { createVoiceService } from './voice/service';
 import { toWhisperWav } from './voice/wav-convert';
 import { HandOverRegistry } from './handover';
@@ -78,6 +79,7 @@ const chat = new ChatService({
   plans,
   runs,
 });
+const voiceShortcut = new VoiceShortcut((windowId) => emit({ type: 'voice/toggle', ...(windowId === undefined ? {} : { windowId }) }));
 const handlers = createHandlers({
   chat,
   conversations,
@@ -90,6 +92,7 @@ const handlers = createHandlers({
   forgetPages: (conversationId) => reader.forget(conversationId),
   currentPage: () => currentPage(browser.tabs, extensionOrigin),
   openTabs: () => openTabs(browser.tabs, extensionOrigin),
+  voiceShortcut,
   voice: createVoiceService({ settings: async () => (await loadSettings(store)).voice, fetch: (...args) => fetch(...args), toWav: toWhisperWav }),
   plans,
   handovers,
@@ -168,3 +171,9 @@ browser.tabs.onRemoved.addListener((tabId) => {
   agent.forget(tabId);
 });
 void applySettings();
+// The voice shortcut opens the sidebar (only allowed right in the command's handler) and asks it to record.
+browser.commands.onCommand.addListener((command, tab) => {
+  if (command !== 'toggle-voice') return;
+  void browser.sidebarAction.open().catch(() => undefined);
+  voiceShortcut.pressed(tab?.windowId);
+});

@@ -11,6 +11,7 @@ import type { PolicyStore } from './permissions/policies';
 import type { PermissionPrompter } from './permissions/prompter';
 import type { HandOverControl, PlanControl } from './plans/control';
 import type { VoiceControl } from './voice/control';
+import type { VoiceShortcut } from './voice/shortcut';
 
 export interface HandlerDeps {
   chat: ChatService;
@@ -30,6 +31,8 @@ export interface HandlerDeps {
   plans?: PlanControl;
   handovers?: HandOverControl;
   voice?: VoiceControl;
+  /** The global voice shortcut's request, claimed by a sidebar. */
+  voiceShortcut?: VoiceShortcut;
   /** Brings a tab to the front, in its window. */
   focusTab?(tabId: number): Promise<boolean>;
 }
@@ -116,6 +119,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'tabs/focus': async (r) => ({ focused: (await deps.focusTab?.(r.tabId)) ?? false }),
     'voice/transcribe': (r) => (deps.voice ?? missing('Voice')).transcribe(r.recording),
     'voice/test': (r) => (deps.voice ?? missing('Voice')).test(r.voice),
+    'voice/claim-toggle': async (r) => ({ toggle: deps.voiceShortcut?.claim(r.windowId) ?? false }),
   };
 }
 

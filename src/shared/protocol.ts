@@ -170,6 +170,11 @@ export const UiToBgRequestSchema = z.discriminatedUnion('type', [
   /** Voice: a recording to transcribe with the configured server; the options page's Test. */
   z.object({ type: z.literal('voice/transcribe'), recording: RecordingSchema }),
   z.object({ type: z.literal('voice/test'), voice: VoiceSettingsSchema }),
+  /**
+   * The global voice shortcut's request, taken by one sidebar of the window it was pressed in:
+   * `toggle` true for the first to ask within a few seconds (a sidebar that just opened asks on load).
+   */
+  z.object({ type: z.literal('voice/claim-toggle'), windowId: z.number().int().optional() }),
 ]);
 export type UiToBgRequest = z.infer<typeof UiToBgRequestSchema>;
 export type UiRequestType = UiToBgRequest['type'];
@@ -230,6 +235,7 @@ export interface UiReplyMap {
   'voice/transcribe': { text: string };
   /** `text`: what the server made of the test sound. */
   'voice/test': { text: string; ms: number };
+  'voice/claim-toggle': { toggle: boolean };
 }
 
 // ── Background → sidebar events ─────────────────────────────────────────────────────────────
@@ -256,6 +262,8 @@ export const BgToUiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan/updated'), plan: PlanRecordSchema }),
   z.object({ type: z.literal('handover/requested'), request: HandOverSchema }),
   z.object({ type: z.literal('handover/resolved'), id: z.string() }),
+  /** The global voice shortcut was pressed in this window: its sidebar claims it and starts or stops recording. */
+  z.object({ type: z.literal('voice/toggle'), windowId: z.number().int().optional() }),
   z.object({
     type: z.literal('chat/error'),
     conversationId: z.string(),

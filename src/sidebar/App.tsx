@@ -17,6 +17,7 @@ import { usePermissions } from './stores/permissions';
 import { usePage } from './stores/page';
 import { usePlans } from './stores/plans';
 import { useRuns } from './stores/runs';
+import { startVoice } from './voice/wire';
 
 export function App() {
   const { load, apply, newChat, notice } = useChat();
@@ -57,6 +58,9 @@ export function App() {
   useEffect(() => {
     if (conversationId) void loadPlans(conversationId).catch(() => undefined);
   }, [conversationId, loadPlans]);
+
+  // Voice input: recording, the talk key and the global shortcut, spoken replies.
+  useEffect(() => startVoice(), []);
 
   return (
     <div className="flex h-full flex-col">

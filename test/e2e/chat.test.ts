@@ -3,8 +3,7 @@
  * calls the configured provider with the real `ollama` / `openai` client, the answer streams back
  * and renders as it arrives. Faults show a clear error and keep the conversation.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { deadPort } from '../support/dead-port';
 import { launchFirefox, waitFor, type FoxAgentBrowser } from '../support/firefox';
 import { startLlmServer, type LlmServer } from '../support/llm-server';
 import { configure, SidebarDriver } from '../support/sidebar-driver';
@@ -25,15 +24,6 @@ beforeEach(async () => {
   llm.reset();
   await sidebar.newChat();
 });
-
-/** A port on 127.0.0.1 where nothing listens. */
-async function deadPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 test('Ollama: the answer streams into the chat as it arrives, rendered as Markdown', async () => {
   await configure(sidebar.page, { kind: 'ollama', baseUrl: llm.url, model: 'llama3.2:3b' });

@@ -22,4 +22,6 @@ export const KEYS = {
   /** Workflow plans, newest first: id, conversation, status (what start-up recovery and the card list read). */
   planIndex: 'planIndex',
   plan: (id: string) => `plan:${id}`,
+  /** A recording whose transcription failed, kept (with why) until it is transcribed or discarded. */
+  keptRecording: 'voiceKeptRecording',
 } as const;

@@ -8,6 +8,7 @@ import { PlanRecordSchema, PlanStatusSchema } from '../plan';
 import { PolicyRuleSchema, RiskSchema, type AuditEntry } from '../permissions';
 import { ConversationSummarySchema } from '../protocol';
 import { DEFAULT_SETTINGS, StoredSettingsSchema } from '../settings';
+import { RecordingSchema } from '../voice';
 import { KEYS } from './keys';
 import { family, list, optional, single } from './record';
 
@@ -23,6 +24,12 @@ export const MAX_PLANS = 200;
 
 export const PlanIndexEntrySchema = z.object({ id: z.string(), conversationId: z.string(), status: PlanStatusSchema, updatedAt: z.number() });
 export type PlanIndexEntry = z.infer<typeof PlanIndexEntrySchema>;
+
+/** A recording the transcription server did not take, and its fault as the user read it. */
+export const KeptRecordingSchema = z.object({
+  recording: RecordingSchema,
+  fault: z.object({ code: z.string().max(100), message: z.string().max(2000), hint: z.string().max(2000).optional() }),
+});
 
 const AuditSegmentInfoSchema = z.object({ id: z.number().int().min(0), count: z.number().min(0), bytes: z.number().min(0) });
 /** The audit log's segments, oldest first; each segment's entries are under their own key. */
@@ -70,4 +77,5 @@ export const RECORDS = {
   /** Plans, newest first; at most `MAX_PLANS`. */
   planIndex: list(KEYS.planIndex, PlanIndexEntrySchema),
   plan: family(KEYS.plan, (key) => optional(key, PlanRecordSchema)),
+  keptRecording: optional(KEYS.keptRecording, KeptRecordingSchema),
 };

@@ -9,6 +9,7 @@ import { useDraft } from '../stores/draft';
 import { ModelBar } from './ModelBar';
 import { ALL_TABS, TabChips, TabMenu, type TabOption } from './TabMenu';
 import { VoiceButton } from './VoiceButton';
+import { VoicePanel } from './VoicePanel';
 
 /**
  * Where the user types. Enter sends, Shift+Enter breaks the line; the draft survives closing.
@@ -90,6 +91,7 @@ export function Composer() {
   return (
     <div className="border-t border-line">
       <ModelBar />
+      <VoicePanel />
       {mention && <TabMenu options={options} highlight={highlight} onPick={pick} onHover={setHighlight} />}
       {attached.length > 0 && (
         <div data-testid="composer-tabs" className="px-2 pt-2">

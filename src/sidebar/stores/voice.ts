@@ -1,21 +1,36 @@
 import { create } from 'zustand';
+import type { RecorderState } from '../voice/machine';
 
-/**
- * The voice button's state. Voice capture, when present, registers how to start and stop
- * (`connect`) and reports its state; until then the button shows that voice input is unavailable.
- */
-export type VoiceState = 'unavailable' | 'idle' | 'listening' | 'transcribing' | 'error';
+/** What voice input offers the button: start/stop by click, hold-to-talk, Retry and Discard of a kept recording. */
+export interface VoiceActions {
+  pressed(): void;
+  released(): void;
+  toggle(): void;
+  cancel(): void;
+  retry(): void;
+  discard(): void;
+}
 
 interface VoiceStore {
-  state: VoiceState;
-  detail?: string;
-  toggle?: () => void;
-  connect(toggle: () => void): void;
-  report(state: VoiceState, detail?: string): void;
+  /** Undefined until voice capture is wired (the button shows voice as unavailable). */
+  actions?: VoiceActions;
+  state: RecorderState;
+  /** The microphone's level while recording, 0…1. */
+  level: number;
+  /** Answers cannot be read aloud (no voice installed): said once, until dismissed. */
+  noSpeechVoice: boolean;
+  connect(actions: VoiceActions): void;
+  report(state: RecorderState): void;
+  setLevel(level: number): void;
+  setNoSpeechVoice(shown: boolean): void;
 }
 
 export const useVoice = create<VoiceStore>((set) => ({
-  state: 'unavailable',
-  connect: (toggle) => set({ toggle, state: 'idle', detail: undefined }),
-  report: (state, detail) => set({ state, detail }),
+  state: { kind: 'idle' },
+  level: 0,
+  noSpeechVoice: false,
+  connect: (actions) => set({ actions }),
+  report: (state) => set({ state }),
+  setLevel: (level) => set({ level }),
+  setNoSpeechVoice: (noSpeechVoice) => set({ noSpeechVoice }),
 }));

@@ -51,6 +51,13 @@ test('a link with a forbidden scheme keeps its label as plain text', () => {
   expect(container.textContent).toContain('open me');
 });
 
+test('a bracket link shows its label, not its address', () => {
+  const { container } = render(<Markdown source={'Read [the docs](https://example.com/docs) first.'} />);
+  const links = Array.from(container.querySelectorAll('a'));
+  expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['the docs', 'https://example.com/docs']]);
+  expect(container.textContent).toBe('Read the docs first.');
+});
+
 test('links open outside, without referrer, and only for web or mail addresses', () => {
   const { container } = render(<Markdown source={'See [docs](https://example.com/docs) or https://example.org.'} />);
   const links = Array.from(container.querySelectorAll('a'));
