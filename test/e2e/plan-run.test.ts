@@ -196,6 +196,39 @@ test("the approved plan's listed interaction runs without a question; a step tha
   ]);
 });
 
+test('a step hands over to the user: its tab comes to the front, the step is paused with the need, and Continue lets it finish', async () => {
+  await openShops();
+  h.llm.setFallback((request) => {
+    const messages = request.body.messages as { role: string; content: string }[];
+    if (JSON.stringify(request.body.tools ?? []).includes('propose_plan')) {
+      const step = { id: 'a', goal: 'Read the order page', tab: { kind: 'tab', tabId: tabIdOf(messages[0]!.content, 'Shop A') } };
+      return { toolCalls: [{ name: 'propose_plan', arguments: { title: 'Order', steps: [step] } }] };
+    }
+    const results = messages.filter((m) => m.role === 'tool');
+    if (!results.length) return { toolCalls: [{ name: 'hand_over', arguments: { need: 'Please log in to Shop A.' } }] };
+    return { toolCalls: [{ name: 'done', arguments: { summary: /the user says it is done/i.test(results[0]!.content) ? 'Read after the login.' : 'No login.' } }] };
+  });
+  await h.sidebar.send('For each of these shops, read the order page');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+
+  const [paused] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps[0]!.state === 'paused');
+  expect(paused!.steps[0]).toMatchObject({ reason: 'Please log in to Shop A.' });
+  const [handOver] = await ask<{ id: string; planId?: string; stepId?: string; tabId?: number; need: string }[]>({ type: 'handover/pending' });
+  expect(handOver).toMatchObject({ planId: proposed!.id, stepId: 'a', need: 'Please log in to Shop A.', tabId: paused!.steps[0]!.tabId });
+  const active = await h.sidebar.page.evaluate(async () => {
+    const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ url?: string }[]> } } }).browser;
+    return (await api.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.url ?? '';
+  });
+  expect(active).toMatch(/plan-shop-a\.html$/);
+
+  expect(await ask({ type: 'handover/continue', id: handOver!.id })).toEqual({ continued: true });
+  const [done] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.status !== 'running');
+  expect(done!.steps[0]).toMatchObject({ state: 'done', summary: 'Read after the login.' });
+  expect(await ask({ type: 'handover/pending' })).toEqual([]);
+});
+
 // Last in the file: the reload closes the harness's sidebar page.
 test('a plan cut off by an extension reload shows as interrupted; resume finishes it without running finished steps again', async () => {
   const shopC = await openShops();
