@@ -93,6 +93,8 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
   scope.planGrant = job.grant;
   const signal = AbortSignal.any([run.signal, job.signal, closed]);
   const stepTools = deps.core.withStepTools(deps.tools, job.step);
+  // The first call the user (or a rule) did not allow: a step that then ends without its result failed because of it.
+  let denied: string | undefined;
   // Time handed over to the user (a login, a captcha) does not count against the step's time.
   const clock = deps.now ?? Date.now;
   const paused = { total: 0, since: undefined as number | undefined };
@@ -116,11 +118,21 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
         toolTier: session.settings.modelToolTier[session.model],
         limits: { stepLimit: budget.steps, wallClockMs: budget.wallClockMs },
       },
-      { router: session.router, tools: stepTools.tools, gate: deps.gate, vision: deps.vision, emit: (event) => follow(event, job, onPause), now: () => clock() - paused.total },
+      {
+        router: session.router,
+        tools: stepTools.tools,
+        gate: deps.gate,
+        vision: deps.vision,
+        emit: (event) => {
+          if (event.type === 'tool' && event.status === 'denied') denied ??= event.call.name;
+          follow(event, job, onPause);
+        },
+        now: () => clock() - paused.total,
+      },
       signal,
     );
     if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
-    return outcomeOf(outcome, stepTools);
+    return outcomeOf(outcome, stepTools, job.step, denied);
   } catch (error) {
     if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
     if (signal.aborted) return { ok: false, reason: say('planStepStoppedRunning'), stopped: true };
@@ -156,13 +168,21 @@ function handedOver(need: unknown): StepProgress {
   return { state: 'paused', reason: text, reasonText: say('planStepPaused', text) };
 }
 
-function outcomeOf(outcome: AgentOutcome, tools: ReturnType<StepCore['withStepTools']>): StepOutcome {
+/**
+ * How the loop's end reads as the step's outcome. A step finishes by returning its fields
+ * (`return_fields`) or, without fields, by `done` or an answer. An answer where fields were asked
+ * for did not finish the step: it fails, naming the denial that stopped it if there was one,
+ * otherwise the fields it did not return; so does an answer after a denial in a step without fields.
+ */
+function outcomeOf(outcome: AgentOutcome, tools: ReturnType<StepCore['withStepTools']>, step: PlanStep, denied: string | undefined): StepOutcome {
   const fields = tools.fields();
   const withFields = fields ? { fields } : {};
   switch (outcome.kind) {
     case 'done':
       return { ok: true, ...withFields, summary: tools.summary() ?? outcome.summary };
     case 'answered':
+      if (denied !== undefined) return { ok: false, reason: say('planStepDenied', denied) };
+      if (step.fields.length && !fields) return { ok: false, reason: say('planStepNoFields', step.fields.map((f) => f.name).join(', ')) };
       return { ok: true, ...withFields, summary: outcome.text.slice(0, 1000) };
     case 'asked_user':
       return { ok: false, reason: say('planStepAsked', outcome.question.slice(0, 300)) };
