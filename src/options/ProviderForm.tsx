@@ -7,6 +7,7 @@ import { backgroundPort, RequestError } from '../ui/port';
 import { AgentFields, parseStepLimit, STEP_LIMIT } from './AgentFields';
 import { ApiKeyField } from './ApiKeyField';
 import { KeyRemovalConfirm } from './KeyRemovalConfirm';
+import { PlanFields } from './PlanFields';
 import { ToolTierField } from './ToolTierField';
 import { VisionField } from './VisionField';
 import { reportConnection } from './connection-report';
@@ -207,6 +208,7 @@ function ProviderEditor({ initial, initialStatus }: { initial: Settings; initial
         />
       )}
       <AgentFields mode={settings.toolCallMode} stepText={stepText} className={field} onMode={(toolCallMode) => setSettings((s) => ({ ...s, toolCallMode }))} onStepText={setStepText} />
+      <PlanFields plans={settings.plans} className={field} onChange={(plans) => setSettings((s) => ({ ...s, plans }))} />
       {asking && <KeyRemovalConfirm server={stored.provider.baseUrl} onConfirm={() => asking(true)} onCancel={() => asking(false)} />}
       <div className="flex gap-2">
         <button type="submit" data-testid="save" disabled={Boolean(asking)} className="rounded bg-accent px-3 py-2 text-sm text-on-accent disabled:opacity-50">{t('save')}</button>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import browser from 'webextension-polyfill';
 import { t } from '../ui/i18n';
 import { Composer } from './components/Composer';
+import { HandOverBar } from './components/HandOverBar';
 import { ConversationList } from './components/ConversationList';
 import { MessageList } from './components/MessageList';
 import { Notice } from './components/Notice';
@@ -11,8 +12,10 @@ import { StatusBar } from './components/StatusBar';
 import { backgroundPort } from '../ui/port';
 import { useChat } from './stores/chat';
 import { useConversations } from './stores/conversations';
+import { useHandOvers } from './stores/handovers';
 import { usePermissions } from './stores/permissions';
 import { usePage } from './stores/page';
+import { usePlans } from './stores/plans';
 import { useRuns } from './stores/runs';
 
 export function App() {
@@ -24,6 +27,11 @@ export function App() {
   const loadRuns = useRuns((s) => s.load);
   const applyPage = usePage((s) => s.apply);
   const loadPage = usePage((s) => s.load);
+  const applyPlan = usePlans((s) => s.apply);
+  const loadPlans = usePlans((s) => s.load);
+  const applyHandOver = useHandOvers((s) => s.apply);
+  const loadHandOvers = useHandOvers((s) => s.load);
+  const conversationId = useChat((s) => s.conversation?.id);
 
   useEffect(() => {
     const unsubscribe = backgroundPort.onEvent((event) => {
@@ -31,6 +39,8 @@ export function App() {
       applyPermission(event);
       applyRuns(event);
       applyPage(event);
+      applyPlan(event);
+      applyHandOver(event);
     });
     void load();
     // A question asked while the sidebar was closed is waiting here when it opens again.
@@ -38,8 +48,15 @@ export function App() {
     // Work started in another window, or before the sidebar opened, shows as running.
     void loadRuns().catch(() => undefined);
     void loadPage().catch(() => undefined);
+    // A task handed over to the user while the sidebar was closed still waits for Continue.
+    void loadHandOvers();
     return unsubscribe;
-  }, [load, apply, applyPermission, loadPermissions, applyRuns, loadRuns, applyPage, loadPage]);
+  }, [load, apply, applyPermission, loadPermissions, applyRuns, loadRuns, applyPage, loadPage, applyPlan, applyHandOver, loadHandOvers]);
+
+  // The open chat's plans, as they are now: their cards show under their messages.
+  useEffect(() => {
+    if (conversationId) void loadPlans(conversationId).catch(() => undefined);
+  }, [conversationId, loadPlans]);
 
   return (
     <div className="flex h-full flex-col">
@@ -60,6 +77,7 @@ export function App() {
       <StatusBar />
       {notice && <Notice error={notice} onRetry={() => void load()} />}
       <PageNotice />
+      <HandOverBar />
       <Composer />
       <PermissionDialog />
     </div>

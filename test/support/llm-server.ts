@@ -157,6 +157,8 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     const body = await readBody(req);
     const record: RecordedRequest = { api, method: req.method ?? 'GET', path, headers: { ...req.headers }, body, model: (body as { model?: string } | undefined)?.model, at: Date.now(), images: imagesIn(api, body) };
     requests.push(record);
+    // When the exchange ended: the reply sent, or the client gone (a stopped call drops its connection).
+    res.on('close', () => void (record.endedAt = Date.now()));
 
     const origin = String(req.headers.origin ?? '');
     if (api === 'ollama' && options.requireOllamaOrigin && /^(moz|chrome)-extension:/.test(origin)) {

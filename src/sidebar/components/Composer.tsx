@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { t } from '../../ui/i18n';
 import { sendOnEnter } from '../lib/keys';
 import { matchingTabs, mentionAt, withoutMention, type Mention } from '../lib/mention';
+import { planRequest } from '../lib/plan-command';
 import { useAttach } from '../stores/attach';
 import { useChat } from '../stores/chat';
 import { useDraft } from '../stores/draft';
@@ -23,20 +24,26 @@ export function Composer() {
   const box = useRef<HTMLTextAreaElement>(null);
   const [mention, setMention] = useState<Mention>();
   const [highlight, setHighlight] = useState(0);
+  /** The Plan toggle: the next message asks for a workflow plan over several tabs. */
+  const [planMode, setPlanMode] = useState(false);
   const options: TabOption[] = mention ? [ALL_TABS, ...matchingTabs(open, mention.query)] : [];
 
   useEffect(() => void restore(), [restore]);
 
   const submit = async () => {
-    const message = text.trim();
+    const typed = text.trim();
+    // `/plan <request>` and the Plan toggle both ask for a workflow plan.
+    const { text: message, plan } = planRequest(typed, planMode);
     if (!message || running) return;
     const tabs = attached;
     setText('');
     clear();
     // If the background could not take it, the text and the tabs come back: nothing is lost.
-    if (!(await send(message, tabs.length ? { tabs } : {}))) {
-      setText(message);
+    if (!(await send(message, { ...(tabs.length ? { tabs } : {}), ...(plan ? { plan } : {}) }))) {
+      setText(typed);
       useAttach.setState({ attached: tabs });
+    } else {
+      setPlanMode(false);
     }
   };
 
@@ -110,6 +117,16 @@ export function Composer() {
           aria-autocomplete="list"
           className="min-h-10 min-w-0 flex-1 resize-none rounded border border-line bg-surface p-2 text-sm"
         />
+        <button
+          type="button"
+          data-testid="plan-toggle"
+          aria-pressed={planMode}
+          title={t('planToggleHelp')}
+          onClick={() => setPlanMode(!planMode)}
+          className={`rounded border px-2 py-2 text-xs ${planMode ? 'border-accent bg-accent text-on-accent' : 'border-line'}`}
+        >
+          {t('planToggle')}
+        </button>
         <VoiceButton />
         {running ? (
           <button type="button" data-testid="stop" onClick={() => void stop()} className="rounded bg-error px-3 py-2 text-sm text-white">

@@ -1,6 +1,7 @@
 import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import { t } from '../../ui/i18n';
 import { ChunkSplitter, parseMarkdown, type Block, type Inline } from '../lib/markdown';
+import { TabLink } from './TabLink';
 
 /**
  * Renders Markdown as React elements. Text is always text: no HTML from anywhere is injected.
@@ -66,6 +67,12 @@ function renderInline(node: Inline, key: number): ReactNode {
         <a key={key} href={node.href} target="_blank" rel="noopener noreferrer nofollow" className="text-accent underline">
           {node.children.map(renderInline)}
         </a>
+      );
+    case 'tab':
+      return (
+        <TabLink key={key} tabId={node.tabId}>
+          {node.children.map(renderInline)}
+        </TabLink>
       );
   }
 }

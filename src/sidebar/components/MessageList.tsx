@@ -2,12 +2,15 @@ import { useEffect, useRef, useState } from 'react';
 import type { AssistantMessage, ChatMessage, ToolModeReason, UserMessage } from '../../shared/conversation';
 import type { MessageKey } from '../../shared/i18n';
 import { shown, t } from '../../ui/i18n';
+import { focusTab } from '../lib/focus-tab';
 import { sendOnEnter } from '../lib/keys';
 import { useChat } from '../stores/chat';
 import { Markdown } from './Markdown';
 import { Notice } from './Notice';
 import { PageCoverage } from './PageCoverage';
+import { PlanCard } from './PlanCard';
 import { TabChips } from './TabMenu';
+import { TabFocusContext } from './TabLink';
 import { ToolRow } from './ToolRow';
 
 /** Why a turn called tools the way it did, when it was not simply the mode the user chose. */
@@ -18,6 +21,8 @@ const TOOL_MODE_WHY: Record<ToolModeReason, MessageKey | undefined> = {
   rejected: 'toolModeWhy_rejected',
   schema_ignored: 'toolModeWhy_schema_ignored',
 };
+
+const showTab = (tabId: number) => void focusTab(tabId);
 
 export function MessageList() {
   const conversation = useChat((s) => s.conversation);
@@ -31,9 +36,12 @@ export function MessageList() {
   return (
     <div role="log" aria-live="polite" aria-label={t('conversationLabel')} className="flex-1 space-y-3 overflow-y-auto p-3">
       {messages.length === 0 && <p className="text-sm text-muted">{t('emptyConversation')}</p>}
-      {messages.map((m, i) => (
-        <Message key={m.id} message={m} onRetry={i === messages.length - 1 ? () => void retry() : undefined} />
-      ))}
+      {/* A plan's answer names its sources as tab links: here they bring the tab to the front. */}
+      <TabFocusContext.Provider value={showTab}>
+        {messages.map((m, i) => (
+          <Message key={m.id} message={m} onRetry={i === messages.length - 1 ? () => void retry() : undefined} />
+        ))}
+      </TabFocusContext.Provider>
       <div ref={end} />
     </div>
   );
@@ -120,6 +128,7 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
       {message.status === 'incomplete' && <p className="text-xs text-muted">{t('incomplete')}</p>}
       {message.toolTier === 'compact' && <p data-testid="tool-tier" className="text-xs text-muted">{t('compactToolTier')}</p>}
       {message.repair && <p data-testid="repair-note" className="text-xs text-muted">{shown([message.repair])}</p>}
+      {message.planId && <PlanCard planId={message.planId} />}
       {message.error && <Notice error={message.error} onRetry={onRetry} />}
     </article>
   );

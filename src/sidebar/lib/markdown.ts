@@ -7,7 +7,9 @@ export type Inline =
   | { type: 'text'; text: string }
   | { type: 'code'; text: string }
   | { type: 'strong' | 'em' | 'del'; children: Inline[] }
-  | { type: 'link'; href: string; children: Inline[] };
+  | { type: 'link'; href: string; children: Inline[] }
+  /** A link to one of the browser's tabs (`foxagent:tab/<id>`, written by a plan's answer): shown as a button that focuses it. */
+  | { type: 'tab'; tabId: number; children: Inline[] };
 
 export type Block =
   | { type: 'heading'; level: number; children: Inline[] }
@@ -26,10 +28,34 @@ export function safeHref(raw: string): string | undefined {
   return SAFE_SCHEMES.test(href) ? href : undefined;
 }
 
+const TAB_HREF = /^foxagent:tab\/(\d{1,10})$/;
+
+/** The tab a `foxagent:tab/<id>` link names; any other `foxagent:` address is no link at all. */
+export function tabOfHref(raw: string): number | undefined {
+  const found = TAB_HREF.exec(raw.trim());
+  return found ? Number(found[1]) : undefined;
+}
+
+/**
+ * The next `]` from `from` on that is not escaped (`\]` is a bracket in the label's text), or -1.
+ * Each `]` is looked at once per search and the backslashes before it once, so the callers' memo
+ * keeps the whole parse linear.
+ */
+function closingBracket(text: string, from: number): number {
+  for (let j = text.indexOf(']', from); j !== -1; j = text.indexOf(']', j + 1)) {
+    let slashes = 0;
+    while (j - slashes - 1 >= from && text[j - slashes - 1] === '\\') slashes++;
+    if (slashes % 2 === 0) return j;
+  }
+  return -1;
+}
+
 /** Deeper nesting (emphasis in links in emphasis…, quotes in lists in quotes…) is shown as text. */
 const MAX_DEPTH = 8;
 const ESCAPABLE = /[\\`*_{}[\]()#+\-.!~|>]/;
 const AUTOLINK = /https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"]/y;
+/** A link's title after its address: `[a](https://… "title")`, bounded so that it is never a long search. */
+const LINK_TITLE = /[ \t]{1,8}"[^"\n]{0,200}"\)/y;
 const isSpace = (ch: string | undefined) => ch === undefined || /\s/.test(ch);
 const isWord = (ch: string | undefined) => ch !== undefined && /\w/.test(ch);
 
@@ -90,7 +116,28 @@ export function parseInline(text: string, depth = 0): Inline[] {
     return j;
   };
   const linkEnds = new Map<number, { end: number; href: string } | null>();
-  let bracket = { from: -1, at: -1 };
+  // The next ']' from `from` on (-1: none). Nothing searched yet: a link may open the text.
+  let bracket = { from: Number.POSITIVE_INFINITY, at: -1 };
+  // A link's address runs from after `(` to the first `)` or space; both searches are memoised,
+  // so links that never close ("[a](" many times) cost no re-scan of the text after them.
+  let space = { from: Number.POSITIVE_INFINITY, at: -1 };
+  const nextSpace = (from: number): number => {
+    if (space.from <= from && (space.at === -1 || from <= space.at)) return space.at;
+    let j = from;
+    while (j < text.length && !isSpace(text[j])) j++;
+    space = { from, at: j < text.length ? j : -1 };
+    return space.at;
+  };
+  const linkTarget = (start: number): { end: number; href: string } | null => {
+    const paren = closer(')', start, () => true);
+    if (paren <= start) return null;
+    const gap = nextSpace(start);
+    if (gap === -1 || paren < gap) return { end: paren + 1, href: text.slice(start, paren) };
+    if (gap === start) return null;
+    // An address, then a title in quotes: looked for only a bounded stretch ahead.
+    LINK_TITLE.lastIndex = gap;
+    return LINK_TITLE.exec(text) ? { end: LINK_TITLE.lastIndex, href: text.slice(start, gap) } : null;
+  };
 
   let i = 0;
   while (i < text.length) {
@@ -114,22 +161,21 @@ export function parseInline(text: string, depth = 0): Inline[] {
       continue;
     }
     if (ch === '[') {
-      if (!(bracket.from <= i + 1 && (bracket.at === -1 || i + 1 <= bracket.at))) bracket = { from: i + 1, at: text.indexOf(']', i + 1) };
+      if (!(bracket.from <= i + 1 && (bracket.at === -1 || i + 1 <= bracket.at))) bracket = { from: i + 1, at: closingBracket(text, i + 1) };
       const close = bracket.at;
       if (close !== -1 && text[close + 1] === '(') {
         let link = linkEnds.get(close);
         if (link === undefined) {
-          const m = /\(([^)\s]+)(?:\s+"[^"]*")?\)/y;
-          m.lastIndex = close + 1;
-          const found = m.exec(text);
-          link = found ? { end: m.lastIndex, href: found[1]! } : null;
+          link = linkTarget(close + 2);
           linkEnds.set(close, link);
         }
         if (link) {
           const href = safeHref(link.href);
+          const tabId = tabOfHref(link.href);
           const label = parseInline(text.slice(i + 1, close), depth + 1);
           flush();
           if (href) out.push({ type: 'link', href, children: label });
+          else if (tabId !== undefined) out.push({ type: 'tab', tabId, children: label });
           else out.push(...label);
           i = link.end;
           continue;

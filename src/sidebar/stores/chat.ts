@@ -13,8 +13,8 @@ export interface ChatState {
   load(): Promise<void>;
   /** Shows this conversation (another chat was picked, or the open one was deleted). */
   show(conversation: Conversation): void;
-  /** `focus`: where on a long page to read (Read on, Pick a section); `tabs`: the tabs attached with @. */
-  send(text: string, about?: { focus?: PageFocus; tabs?: TabRef[] }): Promise<boolean>;
+  /** `focus`: where on a long page to read (Read on, Pick a section); `tabs`: the tabs attached with @; `plan`: make a workflow plan. */
+  send(text: string, about?: { focus?: PageFocus; tabs?: TabRef[]; plan?: boolean }): Promise<boolean>;
   /** Replaces one of the user's messages and answers it again. */
   edit(messageId: string, text: string): Promise<boolean>;
   /** The model for this chat ('' for the settings' default). */
@@ -80,7 +80,7 @@ export function createChatStore(port: BackgroundPort = backgroundPort) {
 
       send: (text, about = {}) =>
         text.trim()
-          ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text, ...(about.focus ? { focus: about.focus } : {}), ...(about.tabs?.length ? { tabs: about.tabs } : {}) })))
+          ? attempt(async (conversationId) => void (await port.request({ type: 'chat/send', conversationId, text, ...(about.focus ? { focus: about.focus } : {}), ...(about.tabs?.length ? { tabs: about.tabs } : {}), ...(about.plan ? { plan: true } : {}) })))
           : Promise.resolve(false),
 
       edit: (messageId, text) =>

@@ -50,6 +50,8 @@ export interface RecordedRequest {
   body: any;
   model?: string;
   at: number;
+  /** When the exchange ended: the reply was sent, or the client dropped the connection (unset while it lasts). */
+  endedAt?: number;
   /** Images in a chat request, decoded from the wire (OpenAI image_url data URLs, Ollama images). */
   images: ReceivedImage[];
 }

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { render } from '@testing-library/react';
 import { Markdown } from '../../../src/sidebar/components/Markdown';
-import { markdownWork, parseMarkdown } from '../../../src/sidebar/lib/markdown';
+import { markdownWork, parseInline, parseMarkdown } from '../../../src/sidebar/lib/markdown';
 
 
 
@@ -56,6 +56,36 @@ test('links open outside, without referrer, and only for web or mail addresses',
   const links = Array.from(container.querySelectorAll('a'));
   expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://example.com/docs', 'https://example.org']);
   expect(links[0]!.getAttribute('rel')).toContain('noopener');
+});
+
+test('a link that opens the text, as in a table cell, is a link', () => {
+  const { container } = render(<Markdown source={'[docs](https://example.com/docs) first\n\n| Source | x |\n|---|---|\n| [Shop](https://shop.example/) | 1 |'} />);
+  expect(Array.from(container.querySelectorAll('a')).map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    ['docs', 'https://example.com/docs'],
+    ['Shop', 'https://shop.example/'],
+  ]);
+});
+
+test('a link may carry a title after its address; a space in the address makes it no link', () => {
+  const { container } = render(<Markdown source={'[a](https://example.com/a "The A page") and [b](https://example.com/ b)'} />);
+  expect(Array.from(container.querySelectorAll('a')).map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    ['a', 'https://example.com/a'],
+    ['https://example.com/', 'https://example.com/'],
+  ]);
+});
+
+test('an escaped ] in a link label is part of the label, not its end', () => {
+  const { container } = render(<Markdown source={'[a \\] b \\[c\\](javascript:x) d](https://example.com/) and [e\\\\](https://example.org/)'} />);
+  expect(Array.from(container.querySelectorAll('a')).map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    ['a ] b [c](javascript:x) d', 'https://example.com/'],
+    ['e\\', 'https://example.org/'],
+  ]);
+});
+
+test('foxagent:tab/<id> is a tab link; any other foxagent: address, or a tab link with more after it, is text', () => {
+  const nodes = parseInline('[Shop A](foxagent:tab/11) [x](foxagent:settings) [y](foxagent:tab/1/z) [z](FOXAGENT:tab/2)');
+  expect(nodes.filter((n) => n.type !== 'text')).toEqual([{ type: 'tab', tabId: 11, children: [{ type: 'text', text: 'Shop A' }] }]);
+  expect(nodes.map((n) => (n.type === 'text' ? n.text : '')).join('')).toBe(' x y z');
 });
 
 test('a code fence still streaming (no closing fence yet) is shown as code', () => {
