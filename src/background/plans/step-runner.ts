@@ -149,17 +149,26 @@ function follow(event: AgentEvent, job: StepJob, onPause: (pausing: boolean) => 
   if (event.type !== 'tool') return;
   const { call, status } = event;
   if (call.name === HAND_OVER && status !== 'pending') onPause(status === 'running');
-  const progress: StepProgress | undefined =
-    status === 'waiting_permission'
-      ? { state: 'asking', action: call.name, actionText: say('planStepAsking', call.name) }
-      : status === 'running' && call.name === HAND_OVER
-        ? handedOver(call.arguments.need)
-        : status === 'running'
-          ? { state: 'running', action: call.name, actionText: say('planStepUsing', call.name), reason: undefined, reasonText: undefined }
-          : status === 'done' || status === 'failed' || status === 'denied'
-            ? { state: 'running', action: (event.preview ?? call.name).slice(0, 300), ...(event.previewText ? { actionText: event.previewText } : { actionText: undefined }), reason: undefined, reasonText: undefined }
-            : undefined;
+  const progress = progressOf(event);
   if (progress) job.progress(progress);
+}
+
+/** A tool row as the step's state: asking, paused (handed over), or running with what it does or did. */
+function progressOf(event: Extract<AgentEvent, { type: 'tool' }>): StepProgress | undefined {
+  const { call } = event;
+  const running = { state: 'running' as const, reason: undefined, reasonText: undefined };
+  switch (event.status) {
+    case 'waiting_permission':
+      return { state: 'asking', action: call.name, actionText: say('planStepAsking', call.name) };
+    case 'running':
+      return call.name === HAND_OVER ? handedOver(call.arguments.need) : { ...running, action: call.name, actionText: say('planStepUsing', call.name) };
+    case 'done':
+    case 'failed':
+    case 'denied':
+      return { ...running, action: (event.preview ?? call.name).slice(0, 300), actionText: event.previewText };
+    default:
+      return undefined;
+  }
 }
 
 /** Handed over: the step is paused, its reason what the user must do (the model's words, as text). */
