@@ -6,6 +6,7 @@
  * naming plan and step.
  */
 import type { RecordedRequest } from '../support/llm-server';
+import { elementId } from '../support/page-model';
 import { agentHarness } from '../support/agent-harness';
 import { waitFor } from '../support/firefox';
 import { portRequest, SidebarDriver } from '../support/sidebar-driver';
@@ -58,13 +59,15 @@ async function openShops(): Promise<string> {
   return `${h.site.url}/plan-shop-c.html`;
 }
 
+/** The id the planner's tab list gives the shop's tab. */
+const tabIdOf = (plannerPrompt: string, shopName: string) => Number(new RegExp(`tabId=(\\d+)[^\\n]*Kettle at ${shopName}`).exec(plannerPrompt)?.[1]);
+
 /** The planner call proposes the three steps; each step reads its page, then returns the price it saw. */
 function model(shopC: string) {
   return (request: RecordedRequest) => {
     const messages = request.body.messages as { role: string; content: string }[];
     if (JSON.stringify(request.body.tools ?? []).includes('propose_plan')) {
-      const system = messages[0]!.content;
-      const tabOf = (name: string) => Number(new RegExp(`tabId=(\\d+)[^\\n]*Kettle at ${name}`).exec(system)?.[1]);
+      const tabOf = (name: string) => tabIdOf(messages[0]!.content, name);
       const price = [{ name: 'price', type: 'number' }];
       const plan = {
         title: 'Compare the kettle',
@@ -142,6 +145,88 @@ test('Stop during a plan ends every step and model call at once, and closes the 
   // Nothing more is asked of the model after Stop.
   await new Promise((r) => setTimeout(r, 500));
   expect(h.llm.chatRequests()).toHaveLength(4);
+});
+
+const deliveryPage = (name: string, days: number) =>
+  `<!doctype html><html lang="en"><head><title>Kettle at ${name}</title></head><body><main><h1>Steel kettle</h1><button id="show" onclick="document.getElementById('delivery').textContent='Delivery in ${days} days'">Show delivery</button><p id="delivery"></p></main></body></html>`;
+
+/** A step's agent: read the page, press the button, read again, return what the page says (or null). */
+function deliveryModel(request: RecordedRequest) {
+  const messages = request.body.messages as { role: string; content: string }[];
+  if (JSON.stringify(request.body.tools ?? []).includes('propose_plan')) {
+    const tabOf = (name: string) => tabIdOf(messages[0]!.content, name);
+    const step = (id: string, name: string, may: string[]) => ({ id, goal: 'Press "Show delivery" and read the delivery time', tab: { kind: 'tab', tabId: tabOf(name) }, fields: [{ name: 'delivery', type: 'string' }], may });
+    return { toolCalls: [{ name: 'propose_plan', arguments: { title: 'Delivery times', steps: [step('a', 'Shop D', ['interact']), step('b', 'Shop E', [])] } }] };
+  }
+  const results = messages.filter((m) => m.role === 'tool');
+  if (results.length === 0 || results.length === 2) return { toolCalls: [{ name: 'read_page', arguments: {} }] };
+  if (results.length === 1) return { toolCalls: [{ name: 'click', arguments: { id: elementId(request, 'button', 'Show delivery') } }] };
+  const delivery = /Delivery in \d+ days/.exec(results.at(-1)!.content)?.[0] ?? null;
+  return { toolCalls: [{ name: 'return_fields', arguments: { fields: { delivery } } }] };
+}
+
+test("the approved plan's listed interaction runs without a question; a step that listed none asks, and a denial costs only its value", async () => {
+  h.site.page('/plan-shop-d.html', deliveryPage('Shop D', 2));
+  h.site.page('/plan-shop-e.html', deliveryPage('Shop E', 5));
+  const pageD = await h.openPage('/plan-shop-d.html');
+  const pageE = await h.openPage('/plan-shop-e.html');
+  h.llm.setFallback(deliveryModel);
+  await h.sidebar.send('Compare the delivery time of this kettle on these two shops');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+
+  // Step b waits for the user; step a went through on the plan's consent.
+  await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps[1]!.state === 'asking');
+  const questions = await ask<{ id: string; tool: string; origin: string }[]>({ type: 'permission/pending' });
+  expect(questions.map((q) => [q.tool, q.origin])).toEqual([['click', h.site.url]]);
+  await ask({ type: 'permission/answer', id: questions[0]!.id, decision: 'reject_once' });
+
+  const [done] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.status !== 'running');
+  expect(done!.steps.map((s) => [s.id, s.state, s.fields])).toEqual([
+    ['a', 'done', { delivery: 'Delivery in 2 days' }],
+    ['b', 'done', { delivery: null }],
+  ]);
+  expect(await pageD.$eval('#delivery', (el) => el.textContent)).toBe('Delivery in 2 days');
+  expect(await pageE.$eval('#delivery', (el) => el.textContent)).toBe('');
+  const audit = await ask<{ tool: string; stepId?: string; decision: string; decidedBy: string }[]>({ type: 'audit/list' });
+  expect(audit.filter((e) => e.tool === 'click').map((e) => [e.stepId, e.decision, e.decidedBy]).sort()).toEqual([
+    ['a', 'allowed', 'policy'],
+    ['b', 'denied', 'user'],
+  ]);
+});
+
+test('a step hands over to the user: its tab comes to the front, the step is paused with the need, and Continue lets it finish', async () => {
+  await openShops();
+  h.llm.setFallback((request) => {
+    const messages = request.body.messages as { role: string; content: string }[];
+    if (JSON.stringify(request.body.tools ?? []).includes('propose_plan')) {
+      const step = { id: 'a', goal: 'Read the order page', tab: { kind: 'tab', tabId: tabIdOf(messages[0]!.content, 'Shop A') } };
+      return { toolCalls: [{ name: 'propose_plan', arguments: { title: 'Order', steps: [step] } }] };
+    }
+    const results = messages.filter((m) => m.role === 'tool');
+    if (!results.length) return { toolCalls: [{ name: 'hand_over', arguments: { need: 'Please log in to Shop A.' } }] };
+    return { toolCalls: [{ name: 'done', arguments: { summary: /the user says it is done/i.test(results[0]!.content) ? 'Read after the login.' : 'No login.' } }] };
+  });
+  await h.sidebar.send('For each of these shops, read the order page');
+  const conversation = await ask<{ id: string }>({ type: 'conversation/get' });
+  const [proposed] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans.length === 1);
+  await ask({ type: 'plan/run', planId: proposed!.id });
+
+  const [paused] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.steps[0]!.state === 'paused');
+  expect(paused!.steps[0]).toMatchObject({ reason: 'Please log in to Shop A.' });
+  const [handOver] = await ask<{ id: string; planId?: string; stepId?: string; tabId?: number; need: string }[]>({ type: 'handover/pending' });
+  expect(handOver).toMatchObject({ planId: proposed!.id, stepId: 'a', need: 'Please log in to Shop A.', tabId: paused!.steps[0]!.tabId });
+  const active = await h.sidebar.page.evaluate(async () => {
+    const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ url?: string }[]> } } }).browser;
+    return (await api.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.url ?? '';
+  });
+  expect(active).toMatch(/plan-shop-a\.html$/);
+
+  expect(await ask({ type: 'handover/continue', id: handOver!.id })).toEqual({ continued: true });
+  const [done] = await until(() => ask<Record_[]>({ type: 'plan/list', conversationId: conversation.id }), (plans) => plans[0]!.status !== 'running');
+  expect(done!.steps[0]).toMatchObject({ state: 'done', summary: 'Read after the login.' });
+  expect(await ask({ type: 'handover/pending' })).toEqual([]);
 });
 
 // Last in the file: the reload closes the harness's sidebar page.

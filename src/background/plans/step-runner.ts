@@ -93,6 +93,8 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
   scope.planGrant = job.grant;
   const signal = AbortSignal.any([run.signal, job.signal, closed]);
   const stepTools = deps.core.withStepTools(deps.tools, job.step);
+  // The first call the user (or a rule) did not allow: a step that then ends without its result failed because of it.
+  let denied: string | undefined;
   // Time handed over to the user (a login, a captcha) does not count against the step's time.
   const clock = deps.now ?? Date.now;
   const paused = { total: 0, since: undefined as number | undefined };
@@ -116,11 +118,21 @@ async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: Ab
         toolTier: session.settings.modelToolTier[session.model],
         limits: { stepLimit: budget.steps, wallClockMs: budget.wallClockMs },
       },
-      { router: session.router, tools: stepTools.tools, gate: deps.gate, vision: deps.vision, emit: (event) => follow(event, job, onPause), now: () => clock() - paused.total },
+      {
+        router: session.router,
+        tools: stepTools.tools,
+        gate: deps.gate,
+        vision: deps.vision,
+        emit: (event) => {
+          if (event.type === 'tool' && event.status === 'denied') denied ??= event.call.name;
+          follow(event, job, onPause);
+        },
+        now: () => clock() - paused.total,
+      },
       signal,
     );
     if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
-    return outcomeOf(outcome, stepTools);
+    return outcomeOf(outcome, stepTools, job.step, denied);
   } catch (error) {
     if (closed.aborted) return { ok: false, reason: say('planTabClosedMidStep') };
     if (signal.aborted) return { ok: false, reason: say('planStepStoppedRunning'), stopped: true };
@@ -137,17 +149,26 @@ function follow(event: AgentEvent, job: StepJob, onPause: (pausing: boolean) => 
   if (event.type !== 'tool') return;
   const { call, status } = event;
   if (call.name === HAND_OVER && status !== 'pending') onPause(status === 'running');
-  const progress: StepProgress | undefined =
-    status === 'waiting_permission'
-      ? { state: 'asking', action: call.name, actionText: say('planStepAsking', call.name) }
-      : status === 'running' && call.name === HAND_OVER
-        ? handedOver(call.arguments.need)
-        : status === 'running'
-          ? { state: 'running', action: call.name, actionText: say('planStepUsing', call.name), reason: undefined, reasonText: undefined }
-          : status === 'done' || status === 'failed' || status === 'denied'
-            ? { state: 'running', action: (event.preview ?? call.name).slice(0, 300), ...(event.previewText ? { actionText: event.previewText } : { actionText: undefined }), reason: undefined, reasonText: undefined }
-            : undefined;
+  const progress = progressOf(event);
   if (progress) job.progress(progress);
+}
+
+/** A tool row as the step's state: asking, paused (handed over), or running with what it does or did. */
+function progressOf(event: Extract<AgentEvent, { type: 'tool' }>): StepProgress | undefined {
+  const { call } = event;
+  const running = { state: 'running' as const, reason: undefined, reasonText: undefined };
+  switch (event.status) {
+    case 'waiting_permission':
+      return { state: 'asking', action: call.name, actionText: say('planStepAsking', call.name) };
+    case 'running':
+      return call.name === HAND_OVER ? handedOver(call.arguments.need) : { ...running, action: call.name, actionText: say('planStepUsing', call.name) };
+    case 'done':
+    case 'failed':
+    case 'denied':
+      return { ...running, action: (event.preview ?? call.name).slice(0, 300), actionText: event.previewText };
+    default:
+      return undefined;
+  }
 }
 
 /** Handed over: the step is paused, its reason what the user must do (the model's words, as text). */
@@ -156,13 +177,21 @@ function handedOver(need: unknown): StepProgress {
   return { state: 'paused', reason: text, reasonText: say('planStepPaused', text) };
 }
 
-function outcomeOf(outcome: AgentOutcome, tools: ReturnType<StepCore['withStepTools']>): StepOutcome {
+/**
+ * How the loop's end reads as the step's outcome. A step finishes by returning its fields
+ * (`return_fields`) or, without fields, by `done` or an answer. An answer where fields were asked
+ * for did not finish the step: it fails, naming the denial that stopped it if there was one,
+ * otherwise the fields it did not return; so does an answer after a denial in a step without fields.
+ */
+function outcomeOf(outcome: AgentOutcome, tools: ReturnType<StepCore['withStepTools']>, step: PlanStep, denied: string | undefined): StepOutcome {
   const fields = tools.fields();
   const withFields = fields ? { fields } : {};
   switch (outcome.kind) {
     case 'done':
       return { ok: true, ...withFields, summary: tools.summary() ?? outcome.summary };
     case 'answered':
+      if (denied !== undefined) return { ok: false, reason: say('planStepDenied', denied) };
+      if (step.fields.length && !fields) return { ok: false, reason: say('planStepNoFields', step.fields.map((f) => f.name).join(', ')) };
       return { ok: true, ...withFields, summary: outcome.text.slice(0, 1000) };
     case 'asked_user':
       return { ok: false, reason: say('planStepAsked', outcome.question.slice(0, 300)) };

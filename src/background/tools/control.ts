@@ -49,6 +49,8 @@ export function createHandOverTool(handovers: HandOvers) {
       'Hand the task over to the user when the page needs something only they can do: log in, solve a captcha, make a personal choice. Their tab comes to the front and the task waits until they press Continue; then read the page again.',
     input: z.object({ need: z.string().min(1).max(500).describe('What the user must do, in one short sentence addressed to them.') }),
     risk: 'read',
+    // Rarely needed: a small model's compact set leaves it out (a call to it still widens the set).
+    fullOnly: true,
     timeoutMs: HAND_OVER_WAIT_MS,
     run: async ({ need }, ctx) => {
       const { task } = ctx;

@@ -72,11 +72,13 @@ const core: StepCore = {
   withStepTools: (base) => ({ tools: base, fields: () => undefined, summary: () => undefined }),
 };
 
-function setup(api: 'ollama' | 'openai', tools = pageWorld().tools, extra: { now?: () => number; budget?: { steps: number; wallClockMs: number } } = {}) {
+function setup(api: 'ollama' | 'openai', tools = pageWorld().tools, extra: { now?: () => number; budget?: { steps: number; wallClockMs: number } } = {}, refuse: ReadonlySet<string> = new Set()) {
   const browser = browserTabs();
   const runs = new RunRegistry();
   const seen: GateScope[] = [];
-  const gate: PermissionGate = { decide: async (_call, scope) => (seen.push(scope), { allowed: true, by: 'policy' }) };
+  const gate: PermissionGate = {
+    decide: async (call, scope) => (seen.push(scope), refuse.has(call.tool.name) ? { allowed: false, by: 'user', reason: 'denied by the user' } : { allowed: true, by: 'policy' }),
+  };
   const listed: RunInfo[][] = [];
   runs.subscribe((l) => listed.push(l));
   const runStep = createStepRunner({
@@ -245,4 +247,22 @@ test("a plan's tabs share one group; without tab groups they open ungrouped", as
   expect(await tabs.resolve(j.job)).toMatchObject({ ok: true, tab: { id: 100 } });
   expect(bare.created).toEqual([{ url: 'https://shop2.example/a', active: false }]);
   expect(j.opened).toEqual([100]);
+});
+
+test('a denial that leaves the step to answer in words fails that step, naming the call', async () => {
+  const world = pageWorld();
+  const t = setup('ollama', world.tools, {}, new Set(['click']));
+  server.script({ toolCalls: [{ name: 'click', arguments: { id: 3 } }] }, { text: 'I could not press Save, so I stopped.' });
+  const outcome = await t.runStep(job({ fields: [] }).job);
+  expect(outcome).toEqual({ ok: false, reason: { key: 'planStepDenied', args: ['click'] } });
+  expect(world.log).toEqual([]);
+});
+
+test('a step that must return fields and answers in words instead fails, naming the fields; without fields an answer finishes it', async () => {
+  const t = setup('openai');
+  server.script({ text: 'The kettle costs 39 €.' });
+  const price = [{ name: 'price', type: 'number' as const }, { name: 'currency', type: 'string' as const }];
+  expect(await t.runStep(job({ fields: price }).job)).toEqual({ ok: false, reason: { key: 'planStepNoFields', args: ['price, currency'] } });
+  server.script({ text: 'The kettle costs 39 €.' });
+  expect(await t.runStep(job({ fields: [] }).job)).toEqual({ ok: true, summary: 'The kettle costs 39 €.' });
 });
