@@ -12,14 +12,14 @@ import type { AgentEvent, AgentOutcome } from '../agent/events';
 import { runAgentLoop } from '../agent/loop';
 import { LlmError } from '../llm/errors';
 import type { LlmMessage } from '../llm/types';
-import type { PermissionGate } from '../permissions/gate';
+import type { GateScope, PermissionGate } from '../permissions/gate';
 import { RunConflict, type RunRegistry } from '../runs/registry';
 import type { Session } from '../runs/turn';
 import type { ToolRegistry } from '../tools/registry';
 import type { PageLooker } from '../vision/fallback';
 import { HAND_OVER } from '../tools/control';
 import type { StepJob, StepOutcome, StepProgress, StepRunner } from './step-job';
-import type { StepTab, StepTabs } from './step-tab';
+import { webAddress, type StepTab, type StepTabs } from './step-tab';
 
 /** The step task and tools the planner's side builds (passed in, so each side is tested on its own). */
 export interface StepCore {
@@ -55,6 +55,9 @@ export function createStepRunner(deps: StepRunnerDeps): StepRunner {
 async function runStep(job: StepJob, deps: StepRunnerDeps): Promise<StepOutcome> {
   const fail = (reason: Localized): StepOutcome => ({ ok: false, reason });
   const stopped = (): StepOutcome => ({ ok: false, reason: say('planStepStoppedRunning'), stopped: true });
+  const refused = await consentToOpen(job, deps);
+  if (job.signal.aborted) return stopped();
+  if (refused) return fail(refused);
   const resolved = await deps.tabs.resolve(job);
   if (job.signal.aborted) return stopped();
   if (!resolved.ok) return fail(resolved.reason);
@@ -75,6 +78,32 @@ async function runStep(job: StepJob, deps: StepRunnerDeps): Promise<StepOutcome>
   } finally {
     unwatch();
   }
+}
+
+/**
+ * An address an earlier step read from a page was not known when the user approved the plan: a
+ * page could have written it (an intranet address, another site). Outside the plan's sites, it is
+ * opened only if the permission gate allows it, as an `open_tab` whose address the page supplied
+ * (so it asks, and the audit log keeps it). Undefined: it may open; else why not.
+ */
+async function consentToOpen(job: StepJob, deps: StepRunnerDeps): Promise<Localized | undefined> {
+  const where = job.step.tab;
+  if (where.kind !== 'from_step') return undefined;
+  if (job.previousTabId !== undefined && job.openedTabs.includes(job.previousTabId)) return undefined;
+  const url = webAddress(job.inputs[where.stepId]?.[where.field]);
+  const origin = originOfUrl(url);
+  if (!url || (origin && job.grant.sites.has(origin))) return undefined;
+  const call = { id: `${job.planId}:${job.step.id}:open`, name: 'open_tab', arguments: { url } };
+  const gateCall = { tool: { name: 'open_tab', risk: 'navigate' as const }, args: call.arguments, call };
+  const scope: GateScope = {
+    conversationId: job.conversationId,
+    task: { openedTabs: new Set(), planStep: { planId: job.planId, stepId: job.step.id } },
+    context: () => ({ userText: '', pageText: url }),
+  };
+  const verdict = await deps.gate.decide(gateCall, scope, () => job.progress({ state: 'asking', action: 'open_tab', actionText: say('planStepAsking', 'open_tab') }), job.signal);
+  deps.gate.settled?.(gateCall, scope, verdict, { status: verdict.allowed ? 'done' : 'denied' });
+  if (verdict.allowed) return undefined;
+  return verdict.reasonText ?? say('planStepDenied', 'open_tab');
 }
 
 async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: AbortSignal): Promise<StepOutcome> {

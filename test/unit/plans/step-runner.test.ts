@@ -5,6 +5,10 @@
  * model, Stop, and a hand-over to the user.
  */
 import { HandOverRegistry } from '../../../src/background/handover';
+import { AuditLog } from '../../../src/background/permissions/audit-log';
+import { PolicyStore } from '../../../src/background/permissions/policies';
+import { PolicyGate } from '../../../src/background/permissions/policy-gate';
+import { PermissionPrompter } from '../../../src/background/permissions/prompter';
 import type { GateScope, PermissionGate } from '../../../src/background/permissions/gate';
 import type { StepJob, StepProgress } from '../../../src/background/plans/step-job';
 import { createStepRunner, type StepCore } from '../../../src/background/plans/step-runner';
@@ -17,6 +21,7 @@ import type { BgToUiEvent, RunInfo } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { pageWorld, routerFor } from '../../support/agent-fixtures';
 import { startLlmServer, type LlmServer } from '../../support/llm-server';
+import { MemoryStorage } from '../../support/memory-storage';
 
 let server: LlmServer;
 beforeAll(async () => {
@@ -265,4 +270,47 @@ test('a step that must return fields and answers in words instead fails, naming 
   expect(await t.runStep(job({ fields: price }).job)).toEqual({ ok: false, reason: { key: 'planStepNoFields', args: ['price, currency'] } });
   server.script({ text: 'The kettle costs 39 €.' });
   expect(await t.runStep(job({ fields: [] }).job)).toEqual({ ok: true, summary: 'The kettle costs 39 €.' });
+});
+
+test("an earlier step's address outside the plan's sites opens only if the user allows it (a page wrote it); on a plan site it opens without a question", async () => {
+  const storage = new MemoryStorage();
+  const events: BgToUiEvent[] = [];
+  const prompter = new PermissionPrompter((e) => events.push(e), 5000);
+  const audit = new AuditLog(storage);
+  const gate = new PolicyGate({ store: new PolicyStore(storage), prompter, audit, tab: async () => undefined, inspect: async () => undefined });
+  const t = setup('ollama');
+  const runStep = createStepRunner({ runs: new RunRegistry(), session: async () => ({ router: routerFor(server.url, 'ollama'), settings: DEFAULT_SETTINGS, model: 'qwen3:4b' }), tools: pageWorld().tools, gate, tabs: new StepTabs(t.browser.api, async () => 2), waitForLoad: async () => undefined, onTabRemoved: t.browser.onTabRemoved, core, loadTimeoutMs: 50 });
+  const fromSearch = { tab: { kind: 'from_step' as const, stepId: 'search', field: 'link' } };
+  const answer = (decision: 'reject_once' | 'allow_once') => {
+    const timer = setInterval(() => prompter.list().forEach((r) => prompter.answer(r.id, decision)), 5);
+    return () => clearInterval(timer);
+  };
+
+  // An intranet address a page put in the first step's result: asked, refused, nothing opened, the step fails.
+  let stopAnswering = answer('reject_once');
+  const refused = job(fromSearch, { inputs: { search: { link: 'http://192.168.1.1/admin/reset' } } });
+  const outcome = await runStep(refused.job);
+  stopAnswering();
+  expect(outcome).toMatchObject({ ok: false, reason: { key: 'gateDenied' } });
+  expect(t.browser.created).toEqual([]);
+  const asked = events.filter((e) => e.type === 'permission/requested');
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toMatchObject({ request: { tool: 'open_tab', args: { url: 'http://192.168.1.1/admin/reset' } } });
+  expect(refused.progress).toContainEqual(expect.objectContaining({ state: 'asking', action: 'open_tab' }));
+  await new Promise((r) => setTimeout(r, 20));
+  expect((await audit.list({})).map((e) => [e.tool, e.decision, e.planId, e.stepId])).toEqual([['open_tab', 'denied', 'plan-1', 'a']]);
+
+  // Allowed, it opens.
+  stopAnswering = answer('allow_once');
+  server.script({ text: 'Done.' });
+  const allowed = await runStep(job(fromSearch, { inputs: { search: { link: 'https://elsewhere.example/p/2' } } }).job);
+  stopAnswering();
+  expect(allowed).toMatchObject({ ok: true });
+  expect(t.browser.created).toEqual([{ url: 'https://elsewhere.example/p/2', active: false, windowId: 2 }]);
+
+  // On a site the plan listed, no question.
+  server.script({ text: 'Done.' });
+  const before = events.length;
+  expect(await runStep(job(fromSearch, { inputs: { search: { link: 'https://shop1.example/other' } } }).job)).toMatchObject({ ok: true });
+  expect(events.slice(before).filter((e) => e.type === 'permission/requested')).toEqual([]);
 });
