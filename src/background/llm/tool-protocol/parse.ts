@@ -16,6 +16,7 @@ import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
+import { functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
@@ -27,7 +28,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
 
 /**
  * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; Command R: `<|START_THINKING|>`), an unclosed `<think>` to the end, or a
@@ -62,7 +63,7 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE)\|>|<SPECIAL_12>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
+const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|stop|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE)\|>|<SPECIAL_12>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
 
 /**
  * Whether a call's markup stands on its own: before it on its line only blanks, the end of
@@ -147,7 +148,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

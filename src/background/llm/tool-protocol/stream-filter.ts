@@ -11,11 +11,12 @@
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
+import { STRAY_CLOSER } from './formats/bare';
 import { EXAMPLE_LEAD } from './formats/fenced';
 import { parseToolCalls } from './parse';
 import { nameKey, toolNameOf, type ToolInput } from './tools';
 
-import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, tag, wrapper, type Closer, type CloserSpec } from './stream-openers';
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, JSON_CALL, NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, tag, wrapper, type Closer, type CloserSpec } from './stream-openers';
 import { feedCloser, finalCloserEnd } from './stream-closers';
 import { fenceOpening } from './stream-scans';
 
@@ -33,6 +34,12 @@ export interface ToolMarkupFilter {
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
+/** Whether held text after a finished call may still become a stray closing tag (`\n</tool_`). */
+function strayCloserAhead(held: string): boolean {
+  const rest = held.trimStart();
+  return held.length < 64 && (rest === '' || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>'].some((t) => t.startsWith(rest.toLowerCase())));
+}
+
 export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
   const names = tools.map((t) => nameKey(toolNameOf(t)));
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
@@ -44,6 +51,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
   /** Functionary v3.2: the recipient's name on its line, then the arguments. */
   const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
+  /** Functionary v2, its prompt ending at `<|recipient|>`: the name, then `<|content|>` and the arguments. */
+  const recipientContent = new RegExp(`^(${namePattern})[ \\t]*\\n?[ \\t]*<\\|content\\|>`, 'i');
   const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   let held = '';
@@ -85,6 +94,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (!hidAnything && ['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower))) return true;
     if (!lineStart || lineQuoted) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
+    if (FUNCTIONARY_HEADER.test(text) && text.length < 200 && !text.includes('<|content|>')) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (text[0] === '{' || text[0] === '[') {
@@ -110,6 +120,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (!shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
     if (!shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
+    if (!shownContent && [...names, 'all'].some((n) => lower.startsWith(n) && '<|content|>'.startsWith(lower.slice(n.length).trim()))) return true;
     if (!shownContent && !hidAnything && 'all\n'.startsWith(text)) return true;
     // GPT-OSS's recipient before its channel (`to=functions.name<|channel|>…`).
     const recipient = /^to=functions\.[\w.:-]*\s*/.exec(lower);
@@ -154,6 +165,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (!shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
+    if (!shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
     // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
     const action = /^Action:[ \t]*\n/.exec(held);
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
@@ -338,6 +350,14 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           if (final) confirm();
           return out;
         }
+        // A wrapper's closing tag after a bare call whose opening the server ate joins the call, as in the parser.
+        const stray = STRAY_CLOSER.exec(held);
+        if (stray) {
+          pending += stray[0];
+          held = held.slice(stray[0].length);
+          continue;
+        }
+        if (!final && strayCloserAhead(held)) return out;
         if (held[0] === '\n') confirm();
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.

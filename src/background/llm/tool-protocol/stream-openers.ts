@@ -83,9 +83,15 @@ export const END_TOKENS = [
   '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]',
   // Command R's turn and response markers, Nemotron's end of turn.
   '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
-  // Granite's end of text.
-  '<|end_of_text|>',
+  // Granite's end of text, Functionary v2's end of message.
+  '<|end_of_text|>', '<|stop|>',
 ];
+
+/** Functionary v2's message headers: `<|from|>assistant\n<|recipient|>name\n<|content|>`. */
+const FUNCTIONARY_TO_ALL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*all[ \t]*\n?[ \t]*<\|content\|>/i;
+const FUNCTIONARY_TO_TOOL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*[\w.:-]{1,100}[ \t]*\n?[ \t]*<\|content\|>/;
+/** A header still arriving: held until its `<|content|>` shows where it sends the message. */
+export const FUNCTIONARY_HEADER = /^<\|(?:from|recipient)\|>/;
 
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
@@ -112,6 +118,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
+  { literal: '<call_record ', match: /^<call_record\s/i, closer: () => wrapper(/<\/call_record>/i) },
   { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
   { literal: '<|python_tag|>', glued: true, token: true, match: /^<\|python_tag\|>/, closer: (m) => ({ kind: 'json-run', run: new JsonRunScan(m[0].length) }) },
   { literal: '<tools>', glued: true, match: /^<tools>/i, closer: (m) => holdingValues(wrapper(/<\/tools>/i), m, /^<tools>/i) },
@@ -130,6 +137,14 @@ export const FIXED_OPENERS: Opener[] = [
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
+  // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.
+  { literal: '<|action_start|><|plugin|>', glued: true, token: true, match: /^<\|action_start\|>[ \t]*<\|plugin\|>/, closer: (m) => holdingValues(wrapper(/<\|action_end\|>/), m, /^<\|action_start\|>/) },
+  { literal: '<|action_start|><|interpreter|>', glued: true, token: true, match: /^<\|action_start\|>[ \t]*<\|interpreter\|>/, closer: () => wrapper(/<\|action_end\|>/) },
+  // Functionary v2: a message to `all` is prose (its header hidden); one to a tool is a call, up to `<|stop|>` or the next message.
+  { literal: '<|from|>', glued: true, token: true, drop: true, match: FUNCTIONARY_TO_ALL, closer: () => tag(/<\|content\|>/) },
+  { literal: '<|from|>', glued: true, token: true, match: FUNCTIONARY_TO_TOOL, closer: () => wrapper(/<\|stop\|>|(?=<\|from\|>)/) },
+  // Its `all\n` opening the reply is hidden (as Functionary v3.2's); the content token after it goes too.
+  { literal: '<|content|>', drop: true, match: /^<\|content\|>/, closer: () => tag(/>/) },
   { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_begin\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: (m) => holdingValues(tag(/<\|tool_calls_section_end\|>/), m, /^<\|tool_calls_section_begin\|>/) },
   { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
@@ -140,7 +155,7 @@ export const FIXED_OPENERS: Opener[] = [
 ];
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
+export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -162,6 +162,39 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
   return top.next === 'after' ? 'repairable' : 'cut';
 }
 
+/**
+ * Double quotes written unescaped inside a JSON string (`"He said "hello" to me"`), escaped: a
+ * quote inside a string ends it only where what follows it (after blanks) can follow a string:
+ * `,`, `:`, `}`, `]` or the end. One pass; the blanks after a quote are looked at once more at most.
+ */
+function escapeStrayQuotes(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString && ch === '\\') {
+      out += text.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (ch !== '"') {
+      out += ch;
+      continue;
+    }
+    if (!inString) {
+      inString = true;
+      out += ch;
+      continue;
+    }
+    let k = i + 1;
+    while (k < text.length && /\s/.test(text[k]!)) k++;
+    const ends = k >= text.length || text[k] === ',' || text[k] === ':' || text[k] === '}' || text[k] === ']';
+    out += ends ? ch : '\\"';
+    if (ends) inString = false;
+  }
+  return out;
+}
+
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 export function parseLooseJson(text: string): Json | undefined {
   const trimmed = text.trim();
@@ -172,6 +205,8 @@ export function parseLooseJson(text: string): Json | undefined {
   const attempts = [trimmed, strictify(trimmed)];
   // Closing brackets are added only after a complete value: a value that was itself cut is never used.
   if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
+  // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain.
+  else attempts.push(escapeStrayQuotes(trimmed));
   for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;
