@@ -112,6 +112,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (end !== OPEN) {
           const stretch = held.slice(0, end);
+          if (closer.kind === 'balanced' && closer.endOnly && callsOnly(stretch, closer.mid)) {
+            // `name(…)` after prose is a call only if the reply ends with it: wait and see.
+            closer = open({ kind: 'trailing', length: end });
+            continue;
+          }
           const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing';
           if (exampleCandidate && shown.content && pending === '' && EXAMPLE_LEAD.test(shown.recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
             // After prose that presents an example, markup is a call only if the message ends with it: wait and see.

@@ -24,6 +24,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
       brace?: boolean;
       /** Mistral's token: the value starts after it, at a `[` or `{` (`[TOOL_CALLS] [{…}]`), else at the first `{` (`[TOOL_CALLS]name[ARGS]{…}`). */
       after?: number;
+      /** `name(…)` after prose: a call only where it ends the reply (then it waits, as `trailing`); a failed one is hidden as any. */
+      endOnly?: boolean;
     }
   | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }

@@ -92,6 +92,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
     } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
+    // A line may start with a tool's name and its arguments, `name(…)` or `name{…}`, after prose too.
+    if (lineStart && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*$/.test(lower.slice(n.length))))) return true;
     return false;
   };
 
@@ -123,6 +125,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? {} : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced' };
+    if (pythonStart.test(held)) return { kind: 'balanced', endOnly: true };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);

@@ -5,14 +5,14 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Index just past the bracket that closes the one at `start`, respecting strings; -1 if open. */
-export function matchBracket(text: string, start: number): number {
+/** Index just past the bracket that closes the one at `start` (before `limit`), respecting strings; -1 if open. */
+export function matchBracket(text: string, start: number, limit = text.length): number {
   const open = text[start];
   const close = open === '{' ? '}' : open === '[' ? ']' : open === '(' ? ')' : '';
   if (!close) return -1;
   const stack: string[] = [close];
   let quote = '';
-  for (let i = start + 1; i < text.length; i++) {
+  for (let i = start + 1; i < limit; i++) {
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;

@@ -48,7 +48,7 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
 }
 
 /** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
-function contentEnd(text: string): number {
+export function contentEnd(text: string): number {
   let end = text.length;
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
   for (const token of ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>']) {
