@@ -100,6 +100,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
+  { literal: '<tool_call_reasoning>', anywhere: true, match: /^<tool_call_reasoning>/i, closer: () => tag(/<\/tool_call_reasoning>/i) },
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
   { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
@@ -156,7 +157,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|tool_call_reasoning)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

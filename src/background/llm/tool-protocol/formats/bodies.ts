@@ -210,8 +210,8 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   if (glm && /<arg_key>/.test(body)) return [glm];
   const python = /^[A-Za-z_][\w.-]*\s*\(/.test(body.slice(first, first + 120)) ? pythonCalls(ctx, body) : undefined;
   if (python) return python;
-  // A lone name: a call without arguments (GLM), only if it names an offered tool.
-  if (glm && 'arguments' in glm) return [glm];
+  // A lone name: a call without arguments (GLM, Poolside); in a closed wrapper, a name no tool has is an unknown tool.
+  if (glm && ('arguments' in glm || (closed && /^\s*[\w.-]{1,100}\s*$/.test(body)))) return [glm];
   return closed ? triedCall(ctx, body) : undefined;
 }
 

@@ -61,11 +61,17 @@ function nameBefore(text: string, at: number): number {
   return i < at && /[A-Za-z_]/.test(text[i]!) ? i : -1;
 }
 
-/** `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). */
-function jsonArgumentsAt(text: string, at: number): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
+/**
+ * `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). `wholeLine`:
+ * arguments that are no JSON object run to the end of their line (`name[ARGS]not-json`).
+ */
+function jsonArgumentsAt(text: string, at: number, wholeLine = false): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
   let i = at;
   while (text[i] === ' ' || text[i] === '\t') i++;
-  if (text[i] !== '{') return { end: i, problem: 'unparsable' };
+  if (text[i] !== '{') {
+    const newline = wholeLine ? text.indexOf('\n', i) : i;
+    return { end: newline === -1 ? text.length : newline, problem: 'unparsable' };
+  }
   const close = matchBracket(text, i);
   const body = text.slice(i, close === -1 ? undefined : close);
   if (close === -1 && jsonEnding(body) === 'cut') return { end: text.length, problem: 'cut_off' };
@@ -117,7 +123,7 @@ export const mistral: Detector = (ctx) => {
     if (nameStart === -1 || nameStart < covered) continue;
     let start = nameStart;
     if (text.startsWith('[TOOL_CALLS]', start - 12)) start -= 12;
-    const found = jsonArgumentsAt(text, m.index + m[0].length);
+    const found = jsonArgumentsAt(text, m.index + m[0].length, true);
     const rawName = text.slice(nameStart, nameEnd);
     covered = found.end;
     spans.push(spanOf(start, found.end, [found.args ? named(ctx.resolve, rawName, found.args) : { problem: found.problem!, name: rawName }], start < nameStart ? 'token' : undefined));
