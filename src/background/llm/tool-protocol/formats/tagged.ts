@@ -72,7 +72,8 @@ interface Wrapper {
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
 const WRAPPERS: readonly Wrapper[] = [
-  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'tail' },
+  // `<tool_call>` is a special token of the Hermes/Qwen tokenizers: closed and starting its line, words may follow it (servers give them as content).
+  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token' },
   { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail' },
   { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
