@@ -38,6 +38,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
   const pythonStart = new RegExp(`^\\[?\\s*(?:Calling tool:\\s*)?(${namePattern})\\s*\\(`, 'i');
+  const assignedCall = new RegExp(`^tool_code[ \\t]*=[ \\t]*(${namePattern})[ \\t]*\\(`, 'i');
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
@@ -92,6 +93,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
     } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
+    const assigned = /^tool_code[ \t]*=[ \t]*/.exec(lower);
+    if (lineStart && (assigned ? names.some((n) => n.startsWith(lower.slice(assigned[0].length))) : /^t(o(o(l(_(c(o(d(e[ \t]*)?)?)?)?)?)?)?)?$/.test(lower))) return true;
     // A line may start with a tool's name and its arguments, `name(…)` or `name{…}`, after prose too.
     if (lineStart && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*$/.test(lower.slice(n.length))))) return true;
     return false;
@@ -126,6 +129,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (pythonStart.test(held)) return { kind: 'balanced', endOnly: true };
+    // Gemma's `tool_code = name(…)` and `print(tool_code)`: a call only as the end of the reply, which the parser judges.
+    if (assignedCall.test(held)) return { kind: 'end', verify: true };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);

@@ -13,7 +13,9 @@ import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type Nam
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
 import { contentEnd } from './bare';
 
-const NAME_LINE = /^[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*([({])/gm;
+/** `name(` or `name{` starting a line; Gemma's small models may assign the call, `tool_code = name(…)`, then `print(tool_code)`. */
+const NAME_LINE = /^[ \t]*(tool_code[ \t]*=[ \t]*)?([A-Za-z_][\w.-]{0,99})[ \t]*([({])/gm;
+const PRINT_TOOL_CODE = /^\s*print\(\s*tool_code\s*\)/;
 
 export const nameLines: Detector = (ctx) => {
   const text = ctx.text;
@@ -24,20 +26,22 @@ export const nameLines: Detector = (ctx) => {
   for (const m of matchesOf(NAME_LINE, text)) {
     const start = m.index + m[0].search(/\S/);
     const open = m.index + m[0].length - 1;
-    if (start < covered || ctx.isProtected(start) || !ctx.resolve(m[1]!)) continue;
-    const paren = m[2] === '(';
+    if (start < covered || ctx.isProtected(start) || !ctx.resolve(m[2]!)) continue;
+    const paren = m[3] === '(';
     // Keyword arguments stay on their line (an apostrophe in a sentence must not open a string to
     // the end of the reply); a JSON object, `name({…})` or `name{…}`, may span lines.
     let i = open + 1;
     while (text[i] === ' ' || text[i] === '\t') i++;
     const lineEnd = paren && text[i] !== '{' ? lineEndFrom(text, open) : text.length;
     const inLine = matchBracket(text, open, lineEnd);
-    const end = inLine !== -1 ? inLine : paren ? parenEnd(text, open, lineEnd) : lineEnd;
+    const callEnd = inLine !== -1 ? inLine : paren ? parenEnd(text, open, lineEnd) : lineEnd;
+    const printed = m[1] ? PRINT_TOOL_CODE.exec(text.slice(callEnd, callEnd + 64)) : null;
+    const end = printed ? callEnd + printed[0].length : callEnd;
     covered = end;
     const endsReply = end >= tailEnd;
-    const attempt = lineAttempt(text.slice(start, end), m[1]!, paren, inLine === -1, endsReply, ctx.resolve);
-    // A readable call counts only where it ends the reply; `name{…}` is read only there.
-    if (attempt && (endsReply || (paren && !isCall(attempt)))) spans.push(spanOf(start, end, [attempt]));
+    const attempt = lineAttempt(text.slice(start + (m[1]?.length ?? 0), callEnd), m[2]!, paren, inLine === -1, endsReply, ctx.resolve);
+    // A readable call counts only where it ends the reply; `name{…}` and the assignment are read only there.
+    if (attempt && (endsReply || (paren && !m[1] && !isCall(attempt)))) spans.push(spanOf(start, end, [attempt]));
   }
   return spans;
 };
