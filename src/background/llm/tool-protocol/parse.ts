@@ -17,7 +17,7 @@ import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
 import { nameLines } from './formats/name-lines';
-import { functionaryV2, internlmInterpreter } from './formats/role-tokens';
+import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
@@ -29,7 +29,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare, nameLines];
 
 /**
  * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`), an unclosed `<think>` to the end, or a
@@ -105,6 +105,9 @@ function onlyBlanks(text: string, from: number, to: number): boolean {
   return true;
 }
 
+/** A recipient marker filling its line: `>>>name`. */
+const RECIPIENT_LINE = /^>>>[\w.-]{1,100}[ \t]*$/;
+
 /** The lines of a Markdown block quote (`>` their first character after blanks), in one pass. */
 function quotedLines(text: string): Regions {
   const lines = new Regions();
@@ -113,7 +116,8 @@ function quotedLines(text: string): Regions {
     const end = newline === -1 ? text.length : newline;
     let i = start;
     while (i < end && isBlank(text[i])) i++;
-    if (text[i] === '>') lines.add(start, end + 1);
+    // Functionary v3.2's `>>>name` on its own line is a recipient marker, not a quote three deep.
+    if (text[i] === '>' && !RECIPIENT_LINE.test(text.slice(i, Math.min(end, i + 110)))) lines.add(start, end + 1);
     if (newline === -1) break;
     start = newline + 1;
   }

@@ -196,7 +196,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       if (first === held.length || held[first] === '\n') first = -1;
       // A line may start with a word that opens markup: TOOL_NAME:, functools[.
       const startsWithName = (!shown.content || shown.lineBlank) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
-      const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~]/);
+      const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~>]/);
       const newline = startsWithName || pending ? -1 : held.indexOf('\n');
       if (newline !== -1 && (next === -1 || newline < next)) {
         // Each line is looked at from its start.
@@ -216,7 +216,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         held = held.slice(next);
         recheckAt = 0;
       }
-      if (pending && !/[<[{`~\w]/.test(held[0]!)) {
+      if (pending && !/[<[{`~>\w]/.test(held[0]!)) {
         out += release();
         continue;
       }

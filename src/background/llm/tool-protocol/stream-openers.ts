@@ -92,6 +92,11 @@ export const END_TOKENS = [
 /** Functionary v2's message headers: `<|from|>assistant\n<|recipient|>name\n<|content|>`. */
 const FUNCTIONARY_TO_ALL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*all[ \t]*\n?[ \t]*<\|content\|>/i;
 const FUNCTIONARY_TO_TOOL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*[\w.:-]{1,100}[ \t]*\n?[ \t]*<\|content\|>/;
+/** A recipient and its arguments (`>>>name\n{`) or its code (`>>>python\n…`). */
+const RECIPIENT_JSON = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\w.-]{1,100}[ \t]*\n(?=[ \t]*\{)/;
+const RECIPIENT_CODE = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\w.-]{1,100}[ \t]*\n(?=[ \t]*[^\s{])/;
+/** A recipient marker still arriving: held until what follows its name shows which. */
+export const RECIPIENT_HEAD = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\w.-]{0,100}[ \t]*\n?[ \t]*$/;
 /** A header still arriving: held until its `<|content|>` shows where it sends the message. */
 export const FUNCTIONARY_HEADER = /^<\|(?:from|recipient)\|>/;
 
@@ -141,11 +146,15 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
   // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.
-  { literal: '<|action_start|><|plugin|>', glued: true, token: true, match: /^<\|action_start\|>[ \t]*<\|plugin\|>/, closer: (m) => holdingValues(wrapper(/<\|action_end\|>/), m, /^<\|action_start\|>/) },
-  { literal: '<|action_start|><|interpreter|>', glued: true, token: true, match: /^<\|action_start\|>[ \t]*<\|interpreter\|>/, closer: () => wrapper(/<\|action_end\|>/) },
+  { literal: '<|action_start|><|plugin|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|plugin\|>/, closer: (m) => holdingValues(wrapper(/<\|action_end\|>/), m, /^<\|action_start\|>/) },
+  { literal: '<|action_start|><|interpreter|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|interpreter\|>/, closer: () => wrapper(/<\|action_end\|>/) },
   // Functionary v2: a message to `all` is prose (its header hidden); one to a tool is a call, up to `<|stop|>` or the next message.
   { literal: '<|from|>', glued: true, token: true, drop: true, match: FUNCTIONARY_TO_ALL, closer: () => tag(/<\|content\|>/) },
   { literal: '<|from|>', glued: true, token: true, match: FUNCTIONARY_TO_TOOL, closer: () => wrapper(/<\|stop\|>|(?=<\|from\|>)/) },
+  // Functionary v3.2 (`>>>`) and v2 on Llama 3 (its reserved token): a recipient, then JSON arguments, or code up to the next recipient.
+  { literal: '>>>all', glued: true, drop: true, match: /^>>>[ \t]*all[ \t]*\n/, closer: () => tag(/\n/) },
+  { literal: '>>>', glued: true, sure: true, match: RECIPIENT_JSON, closer: () => ({ kind: 'balanced', brace: true }) },
+  { literal: '>>>', glued: true, sure: true, match: RECIPIENT_CODE, closer: () => wrapper(/(?=>>>|<\|reserved_special_token_249\|>)/) },
   // Its `all\n` opening the reply is hidden (as Functionary v3.2's); the content token after it goes too.
   { literal: '<|content|>', drop: true, match: /^<\|content\|>/, closer: () => tag(/>/) },
   { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_begin\|>/) },

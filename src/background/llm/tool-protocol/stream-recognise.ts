@@ -4,7 +4,7 @@
  * (`opener`), and where no markup can open at all (`cannotOpenAt`). The fixed openers are in
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
-import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
 import { parseToolCalls } from './parse';
 import type { ShownText } from './stream-shown';
@@ -54,6 +54,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
     if (!at.hidAnything && ['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower))) return true;
+    if (!at.lineQuoted && ((RECIPIENT_HEAD.test(text) && text.length < 160) || '<|reserved_special_token_249|>'.startsWith(text))) return true;
+    // InternLM's action token, then (after blanks) the kind of action.
+    const actionToken = /^<\|action_start\|>\s*/.exec(text);
+    if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
     if (!lineStart || at.lineQuoted) return false;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (FUNCTIONARY_HEADER.test(text) && text.length < 200 && !text.includes('<|content|>')) return true;
@@ -108,6 +112,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (ch === '<') return !/[\w|｜/]/.test(next);
     if (ch === '[') return !/[\s{\w/]/.test(next);
     if (ch === '{') return !/[\s"]/.test(next);
+    if (ch === '>') return next !== '>';
     return false;
   };
 

@@ -3,6 +3,8 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
+import { closeOpen, escapeStrayQuotes, strictify } from './json-repairs';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Index just past the bracket that closes the one at `start` (before `limit`), respecting strings; -1 if open. */
@@ -29,65 +31,6 @@ export function matchBracket(text: string, start: number, limit = text.length): 
     }
   }
   return -1;
-}
-
-/** Closes whatever brackets and string a truncated JSON text left open. */
-function closeOpen(text: string): string {
-  const stack: string[] = [];
-  let quote = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === '"') quote = false;
-      continue;
-    }
-    if (ch === '"') quote = true;
-    else if (ch === '{') stack.push('}');
-    else if (ch === '[') stack.push(']');
-    else if ((ch === '}' || ch === ']') && stack.at(-1) === ch) stack.pop();
-  }
-  return text + (quote ? '"' : '') + stack.reverse().join('');
-}
-
-const WORD = /[A-Za-z_][\w-]*/y;
-
-/** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
-function strictify(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (ch === '"' || ch === "'") {
-      let j = i + 1;
-      let body = '';
-      while (j < text.length && text[j] !== ch) {
-        if (text[j] === '\\' && j + 1 < text.length) {
-          body += text[j + 1] === "'" ? "'" : text.slice(j, j + 2);
-          j += 2;
-          continue;
-        }
-        body += text[j] === '"' ? '\\"' : text[j] === '\n' ? '\\n' : text[j];
-        j++;
-      }
-      out += `"${body}"`;
-      i = j + 1;
-      continue;
-    }
-    WORD.lastIndex = i;
-    const word = WORD.exec(text);
-    if (word) {
-      const w = word[0];
-      let k = i + w.length;
-      while (/\s/.test(text[k] ?? '')) k++;
-      out += text[k] === ':' ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
-      i += w.length;
-      continue;
-    }
-    out += ch;
-    i++;
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
 }
 
 /** No call's arguments nest this deep; deeper text is not read as JSON (it only costs time). */
@@ -160,39 +103,6 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
   const top = stack.at(-1)!;
   // Complete after a value; an object or list just opened and still empty was cut too.
   return top.next === 'after' ? 'repairable' : 'cut';
-}
-
-/**
- * Double quotes written unescaped inside a JSON string (`"He said "hello" to me"`), escaped: a
- * quote inside a string ends it only where what follows it (after blanks) can follow a string:
- * `,`, `:`, `}`, `]` or the end. One pass; the blanks after a quote are looked at once more at most.
- */
-function escapeStrayQuotes(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (inString && ch === '\\') {
-      out += text.slice(i, i + 2);
-      i++;
-      continue;
-    }
-    if (ch !== '"') {
-      out += ch;
-      continue;
-    }
-    if (!inString) {
-      inString = true;
-      out += ch;
-      continue;
-    }
-    let k = i + 1;
-    while (k < text.length && /\s/.test(text[k]!)) k++;
-    const ends = k >= text.length || text[k] === ',' || text[k] === ':' || text[k] === '}' || text[k] === ']';
-    out += ends ? ch : '\\"';
-    if (ends) inString = false;
-  }
-  return out;
 }
 
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */

@@ -3,12 +3,15 @@
  * - Functionary v2: `<|from|>assistant\n<|recipient|>name\n<|content|>{…}`, one message per call,
  *   several in a row, ended by `<|stop|>`; the recipient `all` is the user (the content is prose),
  *   and the generation prompt ends at `<|recipient|>`, so a reply may open with `name\n<|content|>`.
+ * - Functionary v3.2: `>>>name\n{…}` per call, glued to the words before it, `>>>all\n` before prose,
+ *   and code after `>>>python\n`; the first call may open the reply without `>>>`.
+ * - Functionary v2 on Llama 3: `<|reserved_special_token_249|>name\n{…}`, the same way.
  * - InternLM2/2.5's code interpreter: `<|action_start|><|interpreter|>` then code up to
  *   `<|action_end|>` (its `<|plugin|>` calls are JSON in a wrapper: tagged.ts).
  * Code sent to an interpreter FoxAgent does not offer is an `unknown_tool` failure, never prose.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 
 const FROM = '<|from|>';
 const CONTENT = '<|content|>';
@@ -75,7 +78,7 @@ export const functionaryV2: Detector = (ctx) => {
 export const internlmInterpreter: Detector = (ctx) => {
   const spans: Span[] = [];
   let covered = 0;
-  for (const m of matchesOf(/<\|action_start\|>[ \t]*<\|interpreter\|>/g, ctx.text)) {
+  for (const m of matchesOf(/<\|action_start\|>\s*<\|interpreter\|>/g, ctx.text)) {
     if (m.index < covered || ctx.isProtected(m.index)) continue;
     const bodyAt = m.index + m[0].length;
     const close = ctx.text.indexOf('<|action_end|>', bodyAt);
@@ -85,6 +88,49 @@ export const internlmInterpreter: Detector = (ctx) => {
     const attempt: Attempt = ctx.resolve('interpreter') ? named(ctx.resolve, 'interpreter', { code: unfenced }) : { problem: 'unknown_tool', name: 'interpreter' };
     spans.push(spanOf(m.index, end, [attempt], 'token'));
     covered = end;
+  }
+  return spans;
+};
+
+/** A recipient marker: `>>>name\n` (Functionary v3.2) or `<|reserved_special_token_249|>name\n` (v2 on Llama 3). */
+const RECIPIENT = /(?:>>>|<\|reserved_special_token_249\|>)[ \t]*([\w.-]{1,100})[ \t]*\n/g;
+/** The first call opening the reply without its marker: `name\n{`. */
+const OPENING_RECIPIENT = /^\s*([\w.-]{1,100})[ \t]*\n(?=[ \t]*\{)/;
+
+/** Functionary v3.2's and v2-on-Llama-3's calls: each marker's JSON arguments, or code up to the next marker. */
+export const functionaryRecipients: Detector = (ctx) => {
+  const text = ctx.text;
+  const marks = [...matchesOf(RECIPIENT, text)].map((m) => ({ start: m.index, bodyAt: m.index + m[0].length, name: m[1]! }));
+  if (!marks.length) return [];
+  const opening = OPENING_RECIPIENT.exec(text);
+  if (opening && ctx.resolve(opening[1]!)) marks.unshift({ start: opening.index + opening[0].search(/\S/), bodyAt: opening[0].length, name: opening[1]! });
+  const spans: Span[] = [];
+  let covered = 0;
+  for (const [k, mark] of marks.entries()) {
+    if (mark.start < covered || ctx.isProtected(mark.start)) continue;
+    const next = marks[k + 1]?.start ?? text.length;
+    if (mark.name.toLowerCase() === 'all') {
+      spans.push(spanOf(mark.start, mark.bodyAt, [], 'anywhere'));
+      covered = mark.bodyAt;
+      continue;
+    }
+    let i = mark.bodyAt;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text[i] === '{') {
+      const close = matchBracket(text, i);
+      const json = text.slice(i, close === -1 ? undefined : close);
+      const args = close === -1 && jsonEnding(json) === 'cut' ? undefined : parseLooseJson(json);
+      const attempt: Attempt =
+        args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, mark.name, args) : { problem: close === -1 && !args ? 'cut_off' : 'unparsable', name: mark.name };
+      const end = close === -1 ? text.length : close;
+      spans.push(spanOf(mark.start, end, [attempt], 'anywhere'));
+      covered = end;
+      continue;
+    }
+    // Code for `python` (or another recipient FoxAgent does not offer): up to the next marker.
+    if (!ctx.resolve(mark.name) && mark.name !== 'python') continue;
+    spans.push(spanOf(mark.start, next, [contentAttempt(ctx, mark.name, text.slice(mark.bodyAt, next), next === text.length)], 'anywhere'));
+    covered = next;
   }
   return spans;
 };

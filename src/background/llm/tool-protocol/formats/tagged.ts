@@ -95,7 +95,7 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|message_sep\|>\s*function call<\|role_sep\|>/g, glue: 'token' },
   { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
   // InternLM2/2.5: a plugin call's JSON (`name`, `parameters`) between the action tokens (its interpreter: role-tokens.ts).
-  { open: /<\|action_start\|>[ \t]*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token' },
+  { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token' },
 ];
 
 /** Whether a body stops inside a value: the same scan the streaming filter runs as the body arrives. */
