@@ -37,8 +37,11 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
-  const pythonStart = new RegExp(`^\\[?\\s*(?:Calling tool:\\s*)?(${namePattern})\\s*\\(`, 'i');
-  const assignedCall = new RegExp(`^tool_code[ \\t]*=[ \\t]*(${namePattern})[ \\t]*\\(`, 'i');
+  const pythonStart = new RegExp(`^\\[?\\s*(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})\\s*\\(`, 'i');
+  /** A tool's name as models may write it: with the `default_api.` or `functions.` namespace the parser also reads. */
+  const prefixedName = `(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})`;
+  /** Gemma's and Gemini's unfenced tool code: `tool_code = name(…)` or `print(name(…))`. */
+  const wrappedCall = new RegExp(`^(?:tool_code[ \\t]*=[ \\t]*|print\\([ \\t]*)${prefixedName}[ \\t]*\\(`, 'i');
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
@@ -97,8 +100,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
     } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
-    const assigned = /^tool_code[ \t]*=[ \t]*/.exec(lower);
-    if (lineStart && (assigned ? names.some((n) => n.startsWith(lower.slice(assigned[0].length))) : /^t(o(o(l(_(c(o(d(e[ \t]*)?)?)?)?)?)?)?)?$/.test(lower))) return true;
+    // A line may begin with a wrapper or namespace before the name: `tool_code = `, `print(`, `default_api.`.
+    if (lineStart && couldBeWrappedName(lower)) return true;
     // A line may start with a tool's name and its arguments, `name(…)` or `name{…}`, after prose too.
     if (lineStart && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*$/.test(lower.slice(n.length))))) return true;
     return false;
@@ -134,8 +137,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
     if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced' };
     if (pythonStart.test(held)) return { kind: 'balanced', endOnly: true };
-    // Gemma's `tool_code = name(…)` and `print(tool_code)`: a call only as the end of the reply, which the parser judges.
-    if (assignedCall.test(held)) return { kind: 'end', verify: true };
+    // Gemma's `tool_code = name(…)` + `print(tool_code)`, or `print(name(…))`: a call only as the end of the reply, which the parser judges.
+    if (wrappedCall.test(held)) return { kind: 'end', verify: true };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
@@ -154,6 +157,16 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       }
     }
     return undefined;
+  };
+
+  /** `tool_code = `, `print(` and a namespace (`default_api.`) before a tool's name, still arriving. */
+  const couldBeWrappedName = (lower: string): boolean => {
+    if ('tool_code'.startsWith(lower) || /^tool_code[ \t]*=?[ \t]*$/.test(lower) || 'print('.startsWith(lower)) return true;
+    const lead = /^(?:tool_code[ \t]*=[ \t]*|print\([ \t]*)?/.exec(lower)![0];
+    const rest = lower.slice(lead.length);
+    const namespace = /^(?:functions?|tools?|default_api)[.:]/.exec(rest)?.[0] ?? '';
+    if ((lead || namespace) && names.some((n) => n.startsWith(rest.slice(namespace.length)))) return true;
+    return !namespace && rest !== '' && ['default_api.', 'functions.'].some((w) => w.startsWith(rest));
   };
 
   return { couldOpen, opener, cannotOpenAt };

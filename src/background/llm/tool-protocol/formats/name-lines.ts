@@ -13,9 +13,14 @@ import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type Nam
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
 import { contentEnd } from './bare';
 
-/** `name(` or `name{` starting a line; Gemma's small models may assign the call, `tool_code = name(…)`, then `print(tool_code)`. */
-const NAME_LINE = /^[ \t]*(tool_code[ \t]*=[ \t]*)?([A-Za-z_][\w.-]{0,99})[ \t]*([({])/gm;
-const PRINT_TOOL_CODE = /^\s*print\(\s*tool_code\s*\)/;
+/**
+ * `name(` or `name{` starting a line. Gemma's and Gemini's tool code, its fence left out, wraps the
+ * call: `print(name(…))`, or `tool_code = name(…)` then `print(tool_code)`.
+ */
+const NAME_LINE = /^[ \t]*(tool_code[ \t]*=[ \t]*|print\([ \t]*)?([A-Za-z_][\w.:-]{0,99})[ \t]*([({])/gm;
+/** What closes a wrapped call: `print(tool_code)` after the assignment, `)` after `print(`. */
+const AFTER_ASSIGNMENT = /^\s*print\(\s*tool_code\s*\)/;
+const AFTER_PRINT = /^[ \t]*\)/;
 
 export const nameLines: Detector = (ctx) => {
   const text = ctx.text;
@@ -35,12 +40,14 @@ export const nameLines: Detector = (ctx) => {
     const lineEnd = paren && text[i] !== '{' ? lineEndFrom(text, open) : text.length;
     const inLine = matchBracket(text, open, lineEnd);
     const callEnd = inLine !== -1 ? inLine : paren ? parenEnd(text, open, lineEnd) : lineEnd;
-    const printed = m[1] ? PRINT_TOOL_CODE.exec(text.slice(callEnd, callEnd + 64)) : null;
-    const end = printed ? callEnd + printed[0].length : callEnd;
+    const wrapped = m[1] ? (m[1].startsWith('print') ? AFTER_PRINT : AFTER_ASSIGNMENT).exec(text.slice(callEnd, callEnd + 64)) : null;
+    // `print(name(…)` without its own closing paren is not the wrapped call.
+    if (m[1]?.startsWith('print') && !wrapped) continue;
+    const end = wrapped ? callEnd + wrapped[0].length : callEnd;
     covered = end;
     const endsReply = end >= tailEnd;
     const attempt = lineAttempt(text.slice(start + (m[1]?.length ?? 0), callEnd), m[2]!, paren, inLine === -1, endsReply, ctx.resolve);
-    // A readable call counts only where it ends the reply; `name{…}` and the assignment are read only there.
+    // A readable call counts only where it ends the reply; `name{…}` and wrapped calls are read only there.
     if (attempt && (endsReply || (paren && !m[1] && !isCall(attempt)))) spans.push(spanOf(start, end, [attempt]));
   }
   return spans;
