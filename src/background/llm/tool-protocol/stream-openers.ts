@@ -108,6 +108,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<tool_call_reasoning>', anywhere: true, match: /^<tool_call_reasoning>/i, closer: () => tag(/<\/tool_call_reasoning>/i) },
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
   { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
+  { literal: '[THINK]', anywhere: true, match: /^\[THINK\]/, closer: () => tag(/\[\/THINK\]/) },
+  { literal: '<function_call>', glued: true, match: /^<function_call>/i, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<longcat_tool_call>', glued: true, match: /^<[a-z][a-z0-9]{1,20}_tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/[a-z][a-z0-9]{1,20}_tool_call>/i), m, /^<[a-z][a-z0-9]{1,20}_tool_call>/i) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
   { literal: '<|channel|>analysis<|message|>', anywhere: true, match: /^<\|channel\|>analysis<\|message\|>/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
   // A recipient in the analysis channel's header makes it a call, as in the commentary channel.
@@ -166,7 +169,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think|tool_call_reasoning)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|tool_call_reasoning)>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

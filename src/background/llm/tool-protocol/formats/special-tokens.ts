@@ -1,6 +1,7 @@
 /** Formats marked by special tokens: DeepSeek, Mistral, GPT-OSS and Llama's python tag (Gemma: gemma.ts). */
 import { attemptFromObject, attemptsFromJson, isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { JsonRunScan } from '../value-scans';
+import { invokesIn } from './tagged';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 
 const BAR = '[｜|]';
@@ -11,7 +12,7 @@ const DS_CALL = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>([\\s\\S]*?)(
 const DS_CALL_BEGIN = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i');
 const DS_SEP = new RegExp(`<${BAR}tool${SEP}sep${BAR}>`, 'i');
 
-/** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1). */
+/** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1); Step-3's `<steptml:invoke>` after the separator. */
 export const deepseek: Detector = (ctx) => {
   const begin = ctx.text.match(DS_CALLS_BEGIN);
   if (!begin || begin.index === undefined || ctx.isProtected(begin.index)) return [];
@@ -36,6 +37,11 @@ export const deepseek: Detector = (ctx) => {
       continue;
     }
     const [left = '', right = ''] = m[1]!.split(DS_SEP);
+    // Step-3 writes the call as `function<｜tool_sep｜><steptml:invoke name="…">` with parameter elements.
+    if (/^\s*<[\w-]{1,20}:invoke\s/.test(right)) {
+      attempts.push(...invokesIn(ctx, right, open));
+      continue;
+    }
     let name = left.trim();
     let body = right;
     if (/^function$/i.test(name) || !name) {

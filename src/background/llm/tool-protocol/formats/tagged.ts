@@ -47,7 +47,7 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
   return named(ctx.resolve, head[1]!, json);
 }
 
-function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
+export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
   for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, body)) {
     const args = parametersOf(m[2]!, atEnd && !m[3]);
@@ -75,6 +75,9 @@ const WRAPPERS: readonly Wrapper[] = [
   // `<tool_call>` is a special token of the Hermes/Qwen tokenizers: closed and starting its line, words may follow it (servers give them as content).
   { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token' },
   { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail' },
+  // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
+  { open: /<[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
+  { open: /<function_call>/gi, glue: 'tail' },
   { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
   { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
