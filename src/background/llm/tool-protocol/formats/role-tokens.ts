@@ -13,7 +13,6 @@
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 
-const FROM = '<|from|>';
 const CONTENT = '<|content|>';
 const STOP = '<|stop|>';
 
