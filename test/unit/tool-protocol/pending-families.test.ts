@@ -22,6 +22,8 @@ const PROSE: [string, string][] = [
   ['Functionary markers in a block quote', 'The log shows:\n\n> >>>get_weather\n> {"location": "Rome"}\n\nThat was another model.'],
   ['InternLM tokens named in inline code', 'It writes `<|action_start|><|plugin|>` before the JSON and `<|action_end|>` after it.'],
   ['a Hermes call quoted after words on its line', 'The page says <tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call> and nothing more.'],
+  ['a bracketed placeholder inside a sentence', 'The history shows [tool_call: search(query="x")] where the call was.'],
+  ['a bracketed placeholder with words after it', '[tool_call: search] is how the client marks a call.'],
   ['a functionCall part inside a sentence', 'The response holds {"functionCall": {"name": "search", "args": {"query": "x"}}} for the client to run.'],
 ];
 
@@ -39,6 +41,7 @@ const FAILED: [string, string, string, string][] = [
   ['a call cut at the end', 'Searching now.\nsearch(query="rice"', 'cut_off', 'Searching now.'],
   ['a Python name as the argument', 'result = 6 * 7\nfinal_answer(result)', 'unparsable', 'result = 6 * 7'],
   ['JSON that is no object after name{', 'Checking.\nget_weather{Paris}', 'unparsable', 'Checking.'],
+  ['a bracketed placeholder without arguments', 'Searching.\n[tool_call: search]', 'unparsable', 'Searching.'],
 ];
 
 describe('a line that starts as a call but gives none', () => {

@@ -16,7 +16,7 @@ import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
-import { nameLines } from './formats/name-lines';
+import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
@@ -29,7 +29,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bare, nameLines];
 
 /**
  * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a

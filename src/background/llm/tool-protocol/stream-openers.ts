@@ -167,6 +167,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
   { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
+  // A bracketed call mimicking a client's history placeholder, `[tool_call: name(…)]`: its line, read by the parser.
+  { literal: '[tool_call:', match: /^\[(?:tool_call|tool call|function_call)[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
+  { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|tool_call_reasoning)>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;

@@ -6,6 +6,9 @@
  * - standing as a call would but giving none (its arguments unreadable, or cut off at the end), it
  *   is a failure, so the repair turn asks again instead of the attempt vanishing.
  * A readable `name(…)` line between paragraphs of prose is an example the model shows, not a call.
+ * Models that mimic a client's history placeholders write the same in brackets, on a line of its
+ * own: `[tool_call: name(…)]`, `[TOOL_CALL: name|{…}]`, `[TOOL_CALL: name]{…}`, Gemini CLI's
+ * `[tool_call: name for key 'value']`; a bracket naming a tool with no arguments is a failure.
  * Whether each line stands on its own (nothing but blanks or reasoning beside it) is judged as for
  * every call (parse.ts).
  */
@@ -78,4 +81,59 @@ function lineAttempt(stretch: string, rawName: string, paren: boolean, open: boo
   }
   const args = parseLooseJson(body);
   return args && typeof args === 'object' && !Array.isArray(args) ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
+}
+
+/** `[tool_call: name…]` starting a line (also `TOOL_CALL`, `function_call`). */
+const BRACKET_LINE = /^[ \t]*\[(?:tool_call|tool call|function_call)[ \t]*:[ \t]*([A-Za-z_][\w.:-]{0,99})/gim;
+/** Gemini CLI's `key 'value'` pairs, joined by `and` or commas. */
+const WORDED_ARGUMENT = /\s*(?:(?:and|,)\s*)?([A-Za-z_]\w*)\s+(?:'([^'\n]*)'|"([^"\n]*)"|([^\s,\]]+))/y;
+
+/** Bracketed calls, each on a line of its own (judged in parse.ts), read once each. */
+export const bracketLines: Detector = (ctx) => {
+  const text = ctx.text;
+  const spans: Span[] = [];
+  let covered = 0;
+  for (const m of matchesOf(BRACKET_LINE, text)) {
+    const start = m.index + m[0].indexOf('[');
+    if (start < covered || ctx.isProtected(start) || !ctx.resolve(m[1]!)) continue;
+    const lineEnd = lineEndFrom(text, start);
+    const close = matchBracket(text, start, lineEnd);
+    if (close === -1) continue;
+    const inner = text.slice(m.index + m[0].length, close - 1).trim();
+    let end = close;
+    let attempt: Attempt;
+    if (inner === '' && text[close] === '{') {
+      // `[TOOL_CALL: name]{…}`: the arguments after the bracket.
+      const argsEnd = matchBracket(text, close);
+      end = argsEnd === -1 ? text.length : argsEnd;
+      attempt = jsonAttempt(text.slice(close, end), m[1]!, ctx.resolve);
+    } else if (inner.startsWith('(')) {
+      const call = parsePythonCall(`${m[1]}${inner}`);
+      attempt = call ? named(ctx.resolve, m[1]!, call.arguments) : { problem: 'unparsable', name: m[1] };
+    } else if (inner.startsWith('|') || inner.startsWith('{')) attempt = jsonAttempt(inner.replace(/^\|/, ''), m[1]!, ctx.resolve);
+    else if (/^for\s/.test(inner)) attempt = wordedAttempt(inner.slice(3), m[1]!, ctx.resolve);
+    else attempt = { problem: 'unparsable', name: m[1] };
+    covered = end;
+    spans.push(spanOf(start, end, [attempt]));
+  }
+  return spans;
+};
+
+function jsonAttempt(json: string, rawName: string, resolve: NameResolver): Attempt {
+  const args = parseLooseJson(json);
+  return args && typeof args === 'object' && !Array.isArray(args) ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
+}
+
+/** `key 'value' and key2 'value2'`: each value a string as written (unquoted ones read as JSON where they are). */
+function wordedAttempt(words: string, rawName: string, resolve: NameResolver): Attempt {
+  const args: Record<string, unknown> = {};
+  let i = 0;
+  for (;;) {
+    WORDED_ARGUMENT.lastIndex = i;
+    const m = WORDED_ARGUMENT.exec(words);
+    if (!m) break;
+    args[m[1]!] = m[2] ?? m[3] ?? parseLooseJson(m[4]!) ?? m[4];
+    i = WORDED_ARGUMENT.lastIndex;
+  }
+  return words.slice(i).trim() === '' && Object.keys(args).length ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
 }
