@@ -45,6 +45,7 @@ const FAMILIES = [
   'xml-self-closing', 'xml-nested', 'hermes', 'qwen3-coder', 'llama3', 'llama4', 'pythonic', 'mistral', 'deepseek', 'deepseek-dsml',
   'invoke', 'gemma', 'granite', 'phi4', 'xlam', 'kimi-k2', 'glm', 'minimax', 'fenced', 'reasoning', 'noise', 'negative', 'malformed',
   'negative-markdown', 'function-tag', 'bare-json', 'tools-wrapper', 'tool-call-block', 'jamba', 'continue', 'cut-off', 'closer-in-value',
+  'internlm', 'functionary-v2', 'functionary-recipients', 'gemini', 'name-lines',
 ];
 
 const DIR = path.resolve(__dirname, '../../fixtures/tool-calls');

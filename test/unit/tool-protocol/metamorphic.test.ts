@@ -42,10 +42,11 @@ test('the corpus has positives to vary', () => {
 /**
  * Forms that are calls only as the whole reply, or at its very start: a bare Python call with no
  * brackets or markup (`read_page()`, which after prose is a sentence naming a function; likewise a
- * tool's name on a line with JSON on the next, Functionary's recipient form), and a JSON
+ * tool's name on a line with JSON on the next, Functionary's recipient forms: v3.2's, and v2's name then
+ * `<|content|>` where its generation prompt ended at `<|recipient|>`), and a JSON
  * call with prose after it on its line (after a line of prose, the same JSON is data in a sentence).
  */
-const WHOLE_REPLY_ONLY = new Set(['pythonic: bare call, no brackets', 'bare-json: OpenAI tool_calls object then prose', 'llamacpp: functionary v3.2 recipient then arguments']);
+const WHOLE_REPLY_ONLY = new Set(['pythonic: bare call, no brackets', 'bare-json: OpenAI tool_calls object then prose', 'llamacpp: functionary v3.2 recipient then arguments', 'functionary-v2: the reply opens with the recipient']);
 
 describe('a line of prose before the call', () => {
   test.each(positives.filter((c) => !startsInTemplate(c.output) && !WHOLE_REPLY_ONLY.has(c.id)).map((c) => [c.id, c] as const))('%s', (_id, c) => {

@@ -16,6 +16,8 @@ import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
+import { bracketLines, nameLines } from './formats/name-lines';
+import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
@@ -27,16 +29,16 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bare];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bare, nameLines];
 
 /**
- * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; Command R: `<|START_THINKING|>`), an unclosed `<think>` to the end, or a
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
 function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:)?think|thinking|reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<((?:seed:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
     for (const lone of matchesOf(/<\/(think|thinking)>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
@@ -62,7 +64,7 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE)\|>|<SPECIAL_12>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
+const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|stop|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE)\|>|<SPECIAL_12>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
 
 /**
  * Whether a call's markup stands on its own: before it on its line only blanks, the end of
@@ -103,6 +105,9 @@ function onlyBlanks(text: string, from: number, to: number): boolean {
   return true;
 }
 
+/** A recipient marker filling its line: `>>>name`. */
+const RECIPIENT_LINE = /^>>>[\w.-]{1,100}[ \t]*$/;
+
 /** The lines of a Markdown block quote (`>` their first character after blanks), in one pass. */
 function quotedLines(text: string): Regions {
   const lines = new Regions();
@@ -111,7 +116,8 @@ function quotedLines(text: string): Regions {
     const end = newline === -1 ? text.length : newline;
     let i = start;
     while (i < end && isBlank(text[i])) i++;
-    if (text[i] === '>') lines.add(start, end + 1);
+    // Functionary v3.2's `>>>name` on its own line is a recipient marker, not a quote three deep.
+    if (text[i] === '>' && !RECIPIENT_LINE.test(text.slice(i, Math.min(end, i + 110)))) lines.add(start, end + 1);
     if (newline === -1) break;
     start = newline + 1;
   }
@@ -147,7 +153,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

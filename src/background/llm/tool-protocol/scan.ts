@@ -89,8 +89,8 @@ const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
  * tool_input}, {action, action_input}, and {tool: name, …} whose other keys are the arguments.
  * Undefined when the object is not call-shaped; a problem when it names no offered tool.
  */
-/** Keys of an object that wraps one call. */
-const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call'];
+/** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
+const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
 
 export function attemptFromObject(value: Json, resolve: NameResolver): Attempt | undefined {
   if (!isRecord(value)) return undefined;

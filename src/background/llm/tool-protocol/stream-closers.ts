@@ -181,3 +181,23 @@ export function finalCloserEnd(c: Closer, held: string): number {
   }
   return OPEN;
 }
+
+/**
+ * Whether markup still open at the end of the reply is shown as text: a stretch the parser must
+ * confirm that holds no call or failed call, or a tag that is not hidden unclosed.
+ */
+export function shownUnclosed(closer: Closer, held: string, holdsCalls: (stretch: string, mid?: boolean) => boolean): boolean {
+  switch (closer.kind) {
+    case 'tool-tag':
+    case 'balanced':
+    case 'fence':
+    case 'trailing':
+      return !holdsCalls(held);
+    case 'end':
+      return closer.verify === true && !holdsCalls(held, closer.mid);
+    case 'json-run':
+      return !holdsCalls(held, closer.mid);
+    case 'tag':
+      return !closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held, closer.mid));
+  }
+}

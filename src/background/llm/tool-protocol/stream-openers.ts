@@ -24,6 +24,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
       brace?: boolean;
       /** Mistral's token: the value starts after it, at a `[` or `{` (`[TOOL_CALLS] [{…}]`), else at the first `{` (`[TOOL_CALLS]name[ARGS]{…}`). */
       after?: number;
+      /** `name(…)` after prose: a call only where it ends the reply (then it waits, as `trailing`); a failed one is hidden as any. */
+      endOnly?: boolean;
     }
   | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
@@ -83,17 +85,32 @@ export const END_TOKENS = [
   '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]',
   // Command R's turn and response markers, Nemotron's end of turn.
   '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
-  // Granite's end of text.
-  '<|end_of_text|>',
+  // Granite's end of text, Functionary v2's end of message.
+  '<|end_of_text|>', '<|stop|>',
 ];
+
+/** Functionary v2's message headers: `<|from|>assistant\n<|recipient|>name\n<|content|>`. */
+const FUNCTIONARY_TO_ALL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*all[ \t]*\n?[ \t]*<\|content\|>/i;
+const FUNCTIONARY_TO_TOOL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*[\w.:-]{1,100}[ \t]*\n?[ \t]*<\|content\|>/;
+/** A recipient and its arguments (`>>>name\n{`) or its code (`>>>python\n…`). */
+const RECIPIENT_JSON = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\w.-]{1,100}[ \t]*\n(?=[ \t]*\{)/;
+const RECIPIENT_CODE = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\w.-]{1,100}[ \t]*\n(?=[ \t]*[^\s{])/;
+/** A recipient marker still arriving: held until what follows its name shows which. */
+export const RECIPIENT_HEAD = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\w.-]{0,100}[ \t]*\n?[ \t]*$/;
+/** A header still arriving: held until its `<|content|>` shows where it sends the message. */
+export const FUNCTIONARY_HEADER = /^<\|(?:from|recipient)\|>/;
 
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
   { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
+  { literal: '<tool_call_reasoning>', anywhere: true, match: /^<tool_call_reasoning>/i, closer: () => tag(/<\/tool_call_reasoning>/i) },
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
   { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
+  { literal: '[THINK]', anywhere: true, match: /^\[THINK\]/, closer: () => tag(/\[\/THINK\]/) },
+  { literal: '<function_call>', glued: true, match: /^<function_call>/i, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<longcat_tool_call>', glued: true, match: /^<[a-z][a-z0-9]{1,20}_tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/[a-z][a-z0-9]{1,20}_tool_call>/i), m, /^<[a-z][a-z0-9]{1,20}_tool_call>/i) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
   { literal: '<|channel|>analysis<|message|>', anywhere: true, match: /^<\|channel\|>analysis<\|message\|>/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
   // A recipient in the analysis channel's header makes it a call, as in the commentary channel.
@@ -104,7 +121,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(-1)))) })),
-  { literal: '<tool_call>', glued: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
+  { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<end_function_call>/) },
@@ -112,6 +129,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
+  { literal: '<call_record ', match: /^<call_record\s/i, closer: () => wrapper(/<\/call_record>/i) },
   { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
   { literal: '<|python_tag|>', glued: true, token: true, match: /^<\|python_tag\|>/, closer: (m) => ({ kind: 'json-run', run: new JsonRunScan(m[0].length) }) },
   { literal: '<tools>', glued: true, match: /^<tools>/i, closer: (m) => holdingValues(wrapper(/<\/tools>/i), m, /^<tools>/i) },
@@ -130,6 +148,18 @@ export const FIXED_OPENERS: Opener[] = [
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
+  // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.
+  { literal: '<|action_start|><|plugin|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|plugin\|>/, closer: (m) => holdingValues(wrapper(/<\|action_end\|>/), m, /^<\|action_start\|>/) },
+  { literal: '<|action_start|><|interpreter|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|interpreter\|>/, closer: () => wrapper(/<\|action_end\|>/) },
+  // Functionary v2: a message to `all` is prose (its header hidden); one to a tool is a call, up to `<|stop|>` or the next message.
+  { literal: '<|from|>', glued: true, token: true, drop: true, match: FUNCTIONARY_TO_ALL, closer: () => tag(/<\|content\|>/) },
+  { literal: '<|from|>', glued: true, token: true, match: FUNCTIONARY_TO_TOOL, closer: () => wrapper(/<\|stop\|>|(?=<\|from\|>)/) },
+  // Functionary v3.2 (`>>>`) and v2 on Llama 3 (its reserved token): a recipient, then JSON arguments, or code up to the next recipient.
+  { literal: '>>>all', glued: true, drop: true, match: /^>>>[ \t]*all[ \t]*\n/, closer: () => tag(/\n/) },
+  { literal: '>>>', glued: true, sure: true, match: RECIPIENT_JSON, closer: () => ({ kind: 'balanced', brace: true }) },
+  { literal: '>>>', glued: true, sure: true, match: RECIPIENT_CODE, closer: () => wrapper(/(?=>>>|<\|reserved_special_token_249\|>)/) },
+  // Its `all\n` opening the reply is hidden (as Functionary v3.2's); the content token after it goes too.
+  { literal: '<|content|>', drop: true, match: /^<\|content\|>/, closer: () => tag(/>/) },
   { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_begin\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: (m) => holdingValues(tag(/<\|tool_calls_section_end\|>/), m, /^<\|tool_calls_section_begin\|>/) },
   { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
@@ -137,10 +167,13 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
   { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
+  // A bracketed call mimicking a client's history placeholder, `[tool_call: name(…)]`: its line, read by the parser.
+  { literal: '[tool_call:', match: /^\[(?:tool_call|tool call|function_call)[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
+  { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think)>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type)"\s*:)/;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|tool_call_reasoning)>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

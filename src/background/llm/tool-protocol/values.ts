@@ -3,16 +3,18 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
+import { closeOpen, escapeStrayQuotes, strictify } from './json-repairs';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Index just past the bracket that closes the one at `start`, respecting strings; -1 if open. */
-export function matchBracket(text: string, start: number): number {
+/** Index just past the bracket that closes the one at `start` (before `limit`), respecting strings; -1 if open. */
+export function matchBracket(text: string, start: number, limit = text.length): number {
   const open = text[start];
   const close = open === '{' ? '}' : open === '[' ? ']' : open === '(' ? ')' : '';
   if (!close) return -1;
   const stack: string[] = [close];
   let quote = '';
-  for (let i = start + 1; i < text.length; i++) {
+  for (let i = start + 1; i < limit; i++) {
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;
@@ -29,65 +31,6 @@ export function matchBracket(text: string, start: number): number {
     }
   }
   return -1;
-}
-
-/** Closes whatever brackets and string a truncated JSON text left open. */
-function closeOpen(text: string): string {
-  const stack: string[] = [];
-  let quote = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === '"') quote = false;
-      continue;
-    }
-    if (ch === '"') quote = true;
-    else if (ch === '{') stack.push('}');
-    else if (ch === '[') stack.push(']');
-    else if ((ch === '}' || ch === ']') && stack.at(-1) === ch) stack.pop();
-  }
-  return text + (quote ? '"' : '') + stack.reverse().join('');
-}
-
-const WORD = /[A-Za-z_][\w-]*/y;
-
-/** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
-function strictify(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (ch === '"' || ch === "'") {
-      let j = i + 1;
-      let body = '';
-      while (j < text.length && text[j] !== ch) {
-        if (text[j] === '\\' && j + 1 < text.length) {
-          body += text[j + 1] === "'" ? "'" : text.slice(j, j + 2);
-          j += 2;
-          continue;
-        }
-        body += text[j] === '"' ? '\\"' : text[j] === '\n' ? '\\n' : text[j];
-        j++;
-      }
-      out += `"${body}"`;
-      i = j + 1;
-      continue;
-    }
-    WORD.lastIndex = i;
-    const word = WORD.exec(text);
-    if (word) {
-      const w = word[0];
-      let k = i + w.length;
-      while (/\s/.test(text[k] ?? '')) k++;
-      out += text[k] === ':' ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
-      i += w.length;
-      continue;
-    }
-    out += ch;
-    i++;
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
 }
 
 /** No call's arguments nest this deep; deeper text is not read as JSON (it only costs time). */
@@ -172,6 +115,8 @@ export function parseLooseJson(text: string): Json | undefined {
   const attempts = [trimmed, strictify(trimmed)];
   // Closing brackets are added only after a complete value: a value that was itself cut is never used.
   if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
+  // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain.
+  else attempts.push(escapeStrayQuotes(trimmed));
   for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;

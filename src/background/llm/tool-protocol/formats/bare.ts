@@ -48,7 +48,7 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
 }
 
 /** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
-function contentEnd(text: string): number {
+export function contentEnd(text: string): number {
   let end = text.length;
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
   for (const token of ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>']) {
@@ -69,6 +69,9 @@ function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span |
   const calls = callsFromJson(parseLooseJson(ctx.text.slice(last, tailEnd)), ctx.resolve);
   return calls ? { start, end: tailEnd, calls } : undefined;
 }
+
+/** A call wrapper's closing tag after a bare call, its opening lost. */
+export const STRAY_CLOSER = /^\s*<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>/i;
 
 export const bare: Detector = (ctx) => {
   const text = ctx.text;
@@ -104,6 +107,9 @@ export const bare: Detector = (ctx) => {
       if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
       continue;
     }
+    // The server ate the wrapper's opening token and left its closing tag (`{…}\n</tool_call>`): the tag belongs to the call.
+    const closer = STRAY_CLOSER.exec(text.slice(candidate.end, candidate.end + 64));
+    if (closer) candidate.end += closer[0].length;
     covered = Math.max(covered, candidate.end);
     // An OpenAI-style `{"tool_calls": […]}` opening the reply is a call whatever follows it on its line.
     if (start === first && /^\{\s*"tool_calls"\s*:/.test(text.slice(start, start + 40))) candidate.glue = 'token';

@@ -130,13 +130,14 @@ function arrowCall(ctx: ScanContext, body: string): Attempt | undefined {
 /** GLM-4.5: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs. */
 function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
   // The newlines may arrive written out (`name\\n<arg_key>`), as GLM-4.6 sometimes writes them.
-  const head = /^\s*([\w.-]+)(?:\s|\\n)*(?=<arg_key>|$)/.exec(body);
+  const head = /^\s*([\w.-]+)(?:\s|\\n)*(?=<(?:longcat_)?arg_key>|$)/.exec(body);
   if (!head) return undefined;
   const args: Record<string, unknown> = {};
   let cut = false;
-  for (const m of matchesOf(/<arg_key>([\s\S]*?)<\/arg_key>(?:\s|\\n)*<arg_value>([\s\S]*?)(<\/arg_value>|$)/g, body.slice(head[0].length))) {
-    if (!m[3]) cut = atEnd;
-    args[m[1]!.trim()] = new XmlNode(m[2]!, 'none');
+  // LongCat writes the same pairs as `<longcat_arg_key>`/`<longcat_arg_value>`.
+  for (const m of matchesOf(/<(longcat_)?arg_key>([\s\S]*?)<\/\1arg_key>(?:\s|\\n)*<\1arg_value>([\s\S]*?)(<\/\1arg_value>|$)/g, body.slice(head[0].length))) {
+    if (!m[4]) cut = atEnd;
+    args[m[2]!.trim()] = new XmlNode(m[3]!, 'none');
   }
   if (cut) return { problem: 'cut_off', name: head[1] };
   return named(ctx.resolve, head[1]!, args);
@@ -207,11 +208,11 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];
   const glm = glmCall(ctx, body, atEnd);
-  if (glm && /<arg_key>/.test(body)) return [glm];
+  if (glm && /<(?:longcat_)?arg_key>/.test(body)) return [glm];
   const python = /^[A-Za-z_][\w.-]*\s*\(/.test(body.slice(first, first + 120)) ? pythonCalls(ctx, body) : undefined;
   if (python) return python;
-  // A lone name: a call without arguments (GLM), only if it names an offered tool.
-  if (glm && 'arguments' in glm) return [glm];
+  // A lone name: a call without arguments (GLM, Poolside); in a closed wrapper, a name no tool has is an unknown tool.
+  if (glm && ('arguments' in glm || (closed && /^\s*[\w.-]{1,100}\s*$/.test(body)))) return [glm];
   return closed ? triedCall(ctx, body) : undefined;
 }
 

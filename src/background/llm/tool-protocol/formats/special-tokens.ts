@@ -1,6 +1,7 @@
 /** Formats marked by special tokens: DeepSeek, Mistral, GPT-OSS and Llama's python tag (Gemma: gemma.ts). */
 import { attemptFromObject, attemptsFromJson, isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { JsonRunScan } from '../value-scans';
+import { invokesIn } from './tagged';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 
 const BAR = '[｜|]';
@@ -11,7 +12,7 @@ const DS_CALL = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>([\\s\\S]*?)(
 const DS_CALL_BEGIN = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i');
 const DS_SEP = new RegExp(`<${BAR}tool${SEP}sep${BAR}>`, 'i');
 
-/** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1). */
+/** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1); Step-3's `<steptml:invoke>` after the separator. */
 export const deepseek: Detector = (ctx) => {
   const begin = ctx.text.match(DS_CALLS_BEGIN);
   if (!begin || begin.index === undefined || ctx.isProtected(begin.index)) return [];
@@ -36,6 +37,11 @@ export const deepseek: Detector = (ctx) => {
       continue;
     }
     const [left = '', right = ''] = m[1]!.split(DS_SEP);
+    // Step-3 writes the call as `function<｜tool_sep｜><steptml:invoke name="…">` with parameter elements.
+    if (/^\s*<[\w-]{1,20}:invoke\s/.test(right)) {
+      attempts.push(...invokesIn(ctx, right, open));
+      continue;
+    }
     let name = left.trim();
     let body = right;
     if (/^function$/i.test(name) || !name) {
@@ -61,11 +67,17 @@ function nameBefore(text: string, at: number): number {
   return i < at && /[A-Za-z_]/.test(text[i]!) ? i : -1;
 }
 
-/** `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). */
-function jsonArgumentsAt(text: string, at: number): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
+/**
+ * `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). `wholeLine`:
+ * arguments that are no JSON object run to the end of their line (`name[ARGS]not-json`).
+ */
+function jsonArgumentsAt(text: string, at: number, wholeLine = false): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
   let i = at;
   while (text[i] === ' ' || text[i] === '\t') i++;
-  if (text[i] !== '{') return { end: i, problem: 'unparsable' };
+  if (text[i] !== '{') {
+    const newline = wholeLine ? text.indexOf('\n', i) : i;
+    return { end: newline === -1 ? text.length : newline, problem: 'unparsable' };
+  }
   const close = matchBracket(text, i);
   const body = text.slice(i, close === -1 ? undefined : close);
   if (close === -1 && jsonEnding(body) === 'cut') return { end: text.length, problem: 'cut_off' };
@@ -117,7 +129,7 @@ export const mistral: Detector = (ctx) => {
     if (nameStart === -1 || nameStart < covered) continue;
     let start = nameStart;
     if (text.startsWith('[TOOL_CALLS]', start - 12)) start -= 12;
-    const found = jsonArgumentsAt(text, m.index + m[0].length);
+    const found = jsonArgumentsAt(text, m.index + m[0].length, true);
     const rawName = text.slice(nameStart, nameEnd);
     covered = found.end;
     spans.push(spanOf(start, found.end, [found.args ? named(ctx.resolve, rawName, found.args) : { problem: found.problem!, name: rawName }], start < nameStart ? 'token' : undefined));

@@ -47,9 +47,9 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
   return named(ctx.resolve, head[1]!, json);
 }
 
-function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
+export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?invoke\s+name\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?invoke>|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, body)) {
     const args = parametersOf(m[2]!, atEnd && !m[3]);
     attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] });
   }
@@ -72,8 +72,12 @@ interface Wrapper {
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
 const WRAPPERS: readonly Wrapper[] = [
-  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'tail' },
+  // `<tool_call>` is a special token of the Hermes/Qwen tokenizers: closed and starting its line, words may follow it (servers give them as content).
+  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token' },
   { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail' },
+  // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
+  { open: /<[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
+  { open: /<function_call>/gi, glue: 'tail' },
   { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
   { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
@@ -93,6 +97,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|function_call\|>/g, glue: 'token' },
   { open: /<\|message_sep\|>\s*function call<\|role_sep\|>/g, glue: 'token' },
   { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
+  // InternLM2/2.5: a plugin call's JSON (`name`, `parameters`) between the action tokens (its interpreter: role-tokens.ts).
+  { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token' },
 ];
 
 /** Whether a body stops inside a value: the same scan the streaming filter runs as the body arrives. */
@@ -153,7 +159,7 @@ export const functionTag: Detector = (ctx) => {
   return spans;
 };
 
-/** Claude / MiniMax style: `<invoke name="…"><parameter name="…">…</parameter></invoke>`, optionally wrapped. */
+/** Claude / MiniMax style: `<invoke name="…"><parameter name="…">…</parameter></invoke>`, optionally wrapped; Gemini 3's `<call_record tool="…">` alike. */
 export const invoke: Detector = (ctx) => {
   const spans: Span[] = [];
   const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(<\/\1>|$)/gi;
@@ -166,7 +172,8 @@ export const invoke: Detector = (ctx) => {
       claimed.add(m.index, m.index + m[0].length);
     }
   }
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?invoke\s+name\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/(?:[\w-]{1,20}:)?invoke>|$)/gi, ctx.text)) {
+  // Gemini 3 writes the same shape as `<call_record tool="…">`.
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index) || claimed.contains(m.index)) continue;
     const attempts = invokesIn(ctx, m[0], true);
     if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts));

@@ -1,0 +1,98 @@
+/**
+ * Repairs tried, in order, on JSON a model wrote that does not parse: Python-ish or sloppy
+ * JSON made strict, brackets a cut reply left open closed (only after a complete value), and
+ * double quotes left unescaped inside a string escaped where each one's role is plain. Each
+ * is one pass over the text.
+ */
+
+/** Closes whatever brackets and string a truncated JSON text left open. */
+export function closeOpen(text: string): string {
+  const stack: string[] = [];
+  let quote = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === '"') quote = false;
+      continue;
+    }
+    if (ch === '"') quote = true;
+    else if (ch === '{') stack.push('}');
+    else if (ch === '[') stack.push(']');
+    else if ((ch === '}' || ch === ']') && stack.at(-1) === ch) stack.pop();
+  }
+  return text + (quote ? '"' : '') + stack.reverse().join('');
+}
+
+const WORD = /[A-Za-z_][\w-]*/y;
+
+/** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
+export function strictify(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"' || ch === "'") {
+      let j = i + 1;
+      let body = '';
+      while (j < text.length && text[j] !== ch) {
+        if (text[j] === '\\' && j + 1 < text.length) {
+          body += text[j + 1] === "'" ? "'" : text.slice(j, j + 2);
+          j += 2;
+          continue;
+        }
+        body += text[j] === '"' ? '\\"' : text[j] === '\n' ? '\\n' : text[j];
+        j++;
+      }
+      out += `"${body}"`;
+      i = j + 1;
+      continue;
+    }
+    WORD.lastIndex = i;
+    const word = WORD.exec(text);
+    if (word) {
+      const w = word[0];
+      let k = i + w.length;
+      while (/\s/.test(text[k] ?? '')) k++;
+      out += text[k] === ':' ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
+      i += w.length;
+      continue;
+    }
+    out += ch;
+    i++;
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+/**
+ * Double quotes written unescaped inside a JSON string (`"He said "hello" to me"`), escaped: a
+ * quote inside a string ends it only where what follows it (after blanks) can follow a string:
+ * `,`, `:`, `}`, `]` or the end. One pass; the blanks after a quote are looked at once more at most.
+ */
+export function escapeStrayQuotes(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString && ch === '\\') {
+      out += text.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (ch !== '"') {
+      out += ch;
+      continue;
+    }
+    if (!inString) {
+      inString = true;
+      out += ch;
+      continue;
+    }
+    let k = i + 1;
+    while (k < text.length && /\s/.test(text[k]!)) k++;
+    const ends = k >= text.length || text[k] === ',' || text[k] === ':' || text[k] === '}' || text[k] === ']';
+    out += ends ? ch : '\\"';
+    if (ends) inString = false;
+  }
+  return out;
+}

@@ -1,0 +1,197 @@
+/**
+ * What the streaming filter recognises at the start of held text, for the offered tools: whether
+ * it may still grow into markup (`couldOpen`), which markup opens there and how it closes
+ * (`opener`), and where no markup can open at all (`cannotOpenAt`). The fixed openers are in
+ * `stream-openers.ts`; the ones built from the tools' names are here.
+ */
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
+import { fenceOpening } from './stream-scans';
+import { parseToolCalls } from './parse';
+import type { ShownText } from './stream-shown';
+import { nameKey, toolNameOf, type ToolInput } from './tools';
+
+/** Where the held text stands in what was shown. */
+export interface Position {
+  /** At the start of a line (or after reasoning, before any content, or after calls waiting for their line's end). */
+  lineStart: boolean;
+  lineQuoted: boolean;
+  /** Anything but blanks shown yet. */
+  shownContent: boolean;
+  hidAnything: boolean;
+  /** Finished calls wait for their line's end. */
+  pending: boolean;
+  /** A recipient (`to=functions.name`) was just hidden. */
+  afterRecipient: boolean;
+  /** The last characters shown. */
+  recent: string;
+}
+
+export interface Recogniser {
+  couldOpen(text: string, at: Position): boolean;
+  opener(held: string, at: Position): CloserSpec | undefined;
+  cannotOpenAt(text: string, i: number): boolean;
+}
+
+export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
+  const names = tools.map((t) => nameKey(toolNameOf(t)));
+  const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
+  const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
+  /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
+  const pythonStart = new RegExp(`^\\[?\\s*(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})\\s*\\(`, 'i');
+  /** A tool's name as models may write it: with the `default_api.` or `functions.` namespace the parser also reads. */
+  const prefixedName = `(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})`;
+  /** Gemma's and Gemini's unfenced tool code: `tool_code = name(…)` or `print(name(…))`. */
+  const wrappedCall = new RegExp(`^(?:tool_code[ \\t]*=[ \\t]*|print\\([ \\t]*)${prefixedName}[ \\t]*\\(`, 'i');
+  /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
+  const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
+  const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
+  /** Functionary v3.2: the recipient's name on its line, then the arguments. */
+  const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
+  /** Functionary v2, its prompt ending at `<|recipient|>`: the name, then `<|content|>` and the arguments. */
+  const recipientContent = new RegExp(`^(${namePattern})[ \\t]*\\n?[ \\t]*<\\|content\\|>`, 'i');
+  const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
+
+  /** Could `text` still grow into an opener? */
+  const couldOpen = (text: string, at: Position): boolean => {
+    const lower = nameKey(text.slice(0, RECHECK_FLOOR));
+    const lineStart = at.lineStart;
+    if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
+    if (!at.hidAnything && ['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower))) return true;
+    if (!at.lineQuoted && ((RECIPIENT_HEAD.test(text) && text.length < 160) || '<|reserved_special_token_249|>'.startsWith(text))) return true;
+    // InternLM's action token, then (after blanks) the kind of action.
+    const actionToken = /^<\|action_start\|>\s*/.exec(text);
+    if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
+    if (!lineStart || at.lineQuoted) return false;
+    if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
+    if (FUNCTIONARY_HEADER.test(text) && text.length < 200 && !text.includes('<|content|>')) return true;
+    if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
+    if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
+    if (text[0] === '{' || text[0] === '[') {
+      if (text.length < 40 && /^[[{]\s*(\[?\s*\{?\s*("[a-z_]*"?\s*:?\s*)?)?$/i.test(text)) return true;
+      // Qwen's `[Calling tool: name(…)]`: held while it may still become one.
+      const calling = /^\[calling tool:\s*/.exec(lower);
+      if (text[0] === '[' && text.length < 40 && (calling || '[calling tool:'.startsWith(lower))) {
+        const rest = calling ? lower.slice(calling[0].length) : '';
+        if (!calling || names.some((n) => n.startsWith(rest.split('(')[0] ?? ''))) return !rest.includes('(') || pythonStart.test(text);
+      }
+      if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(text.slice(1).trim().toLowerCase().split('(')[0] ?? ''))) return !/\(/.test(text) || pythonStart.test(text);
+    }
+    const fence = fenceOpening(text);
+    if (fence === 'partial') return true;
+    if (fence && CALL_FENCE_LANGS.test(fence.lang)) {
+      // A call fence whose body has not begun, or has begun with what may be a tool's name (Gemma's ```tool_code).
+      const body = text.slice(fence.body);
+      const first = body.search(/\S/);
+      if (first === -1) return true;
+      const word = /^[\w-]*$/.exec(body.slice(first));
+      if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+    }
+    if (!at.shownContent && names.some((n) => n.startsWith(lower))) return true;
+    if (!at.shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
+    if (!at.shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
+    if (!at.shownContent && [...names, 'all'].some((n) => lower.startsWith(n) && '<|content|>'.startsWith(lower.slice(n.length).trim()))) return true;
+    if (!at.shownContent && !at.hidAnything && 'all\n'.startsWith(text)) return true;
+    // GPT-OSS's recipient before its channel (`to=functions.name<|channel|>…`).
+    const recipient = /^to=functions\.[\w.:-]*\s*/.exec(lower);
+    if (recipient && '<|channel|>'.startsWith(lower.slice(recipient[0].length))) return true;
+    const action = /^action:[ \t]*\n/.exec(lower);
+    if (action) {
+      const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
+      if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
+    } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
+    if (lineStart && names.some((n) => lower === n)) return true;
+    // A line may begin with a wrapper or namespace before the name: `tool_code = `, `print(`, `default_api.`.
+    if (lineStart && couldBeWrappedName(lower)) return true;
+    // A line may start with a tool's name and its arguments, `name(…)` or `name{…}`, after prose too.
+    if (lineStart && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*$/.test(lower.slice(n.length))))) return true;
+    return false;
+  };
+
+  /** Whether the characters at `i` rule out every opener (most prose, and runs of `<`, `[` or `{`). */
+  const cannotOpenAt = (text: string, i: number): boolean => {
+    if (i + 1 >= text.length) return false;
+    const next = text[i + 1]!;
+    const ch = text[i];
+    if (ch === '<') return !/[\w|｜/]/.test(next);
+    if (ch === '[') return !/[\s{\w/]/.test(next);
+    if (ch === '{') return !/[\s"]/.test(next);
+    if (ch === '>') return next !== '>';
+    return false;
+  };
+
+  /** A complete opener at the start of `held`, with how it closes. */
+  const opener = (held: string, at: Position): CloserSpec | undefined => {
+    const lineStart = at.lineStart;
+    // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
+    if (held.startsWith('<|channel|>analysis') && (at.afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
+    for (const o of FIXED_OPENERS) {
+      if (!o.anywhere && (at.lineQuoted || (!lineStart && !o.glued))) continue;
+      const m = held.match(o.match);
+      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
+    }
+    if (!lineStart || at.lineQuoted) return undefined;
+    const named = held.match(toolTag);
+    if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
+    // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
+    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? {} : { firm: true }) };
+    if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
+    if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced' };
+    if (pythonStart.test(held)) return { kind: 'balanced', endOnly: true };
+    // Gemma's `tool_code = name(…)` + `print(tool_code)`, or `print(name(…))`: a call only as the end of the reply, which the parser judges.
+    if (wrappedCall.test(held)) return { kind: 'end', verify: true };
+    if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
+    if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
+    if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
+    // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
+    const action = /^Action:[ \t]*\n/.exec(held);
+    const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
+    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail' };
+    // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
+    if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
+    const fence = fenceOpening(held);
+    if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
+      const body = held.slice(fence.body);
+      const first = body.search(/\S/);
+      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
+        return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
+      }
+    }
+    return undefined;
+  };
+
+  /** `tool_code = `, `print(` and a namespace (`default_api.`) before a tool's name, still arriving. */
+  const couldBeWrappedName = (lower: string): boolean => {
+    if ('tool_code'.startsWith(lower) || /^tool_code[ \t]*=?[ \t]*$/.test(lower) || 'print('.startsWith(lower)) return true;
+    const lead = /^(?:tool_code[ \t]*=[ \t]*|print\([ \t]*)?/.exec(lower)![0];
+    const rest = lower.slice(lead.length);
+    const namespace = /^(?:functions?|tools?|default_api)[.:]/.exec(rest)?.[0] ?? '';
+    if ((lead || namespace) && names.some((n) => n.startsWith(rest.slice(namespace.length)))) return true;
+    return !namespace && rest !== '' && ['default_api.', 'functions.'].some((w) => w.startsWith(rest));
+  };
+
+  return { couldOpen, opener, cannotOpenAt };
+}
+
+/** Reads a finished stretch just after what was shown, as the parser reads it in the whole reply. */
+export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
+  const parseInPlace = (stretch: string, mid: boolean) => parseToolCalls(`${shown.recent.slice(-200)}${shown.lineBlank || mid ? '' : '\n'}${stretch}`, tools);
+  return {
+    /** Whether the stretch holds calls, failed calls or reasoning (else it is released as text). */
+    holdsCalls: (stretch: string, mid = false) => {
+      if (REASONING.test(stretch)) return true;
+      const parsed = parseInPlace(stretch, mid);
+      return parsed.calls.length > 0 || parsed.failures.length > 0;
+    },
+    /** Whether the stretch holds calls of offered tools and nothing that fails. */
+    callsOnly: (stretch: string, mid = false) => {
+      const parsed = parseInPlace(stretch, mid);
+      return parsed.calls.length > 0 && parsed.failures.length === 0;
+    },
+  };
+}
+
+/** Whether held text after a finished call may still become a wrapper's stray closing tag (`\n</tool_`). */
+export function strayCloserAhead(held: string): boolean {
+  const rest = held.trimStart().toLowerCase();
+  return held.length < 64 && (rest === '' || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>'].some((t) => t.startsWith(rest)));
+}

@@ -1,0 +1,81 @@
+/**
+ * What the streaming filter has shown so far, as far as deciding about the next stretch needs it:
+ * the last few hundred characters (the context a finished stretch is parsed in), whether the
+ * current line is still blank or a block quote, and whether the text now stands inside code (a
+ * fence or inline code), where markup is an example the user sees. Updated once per character shown.
+ */
+
+const isBlank = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r';
+
+export class ShownText {
+  /** The last few hundred characters shown. */
+  recent = '';
+  /** Anything but blanks shown yet. */
+  content = false;
+  /** The line shown so far holds only blanks. */
+  lineBlank = true;
+  /** The line shown so far is a block quote (`>` first): markup on it is quoted text, never hidden. */
+  lineQuoted = false;
+  /** Reasoning was just hidden on this line: what follows may start a call, as at a line's start. */
+  afterReasoning = false;
+  /** Inside a code fence the user sees. */
+  inFence = false;
+  /** The first three non-blank characters of the line. */
+  private lineHead = '';
+  /** Backticks on this line outside runs of three or more. */
+  private ticks = 0;
+  /** The backtick run the line ends with. */
+  private run = 0;
+
+  /** Inside a fence or inline code: markup there is an example, never hidden. */
+  insideCode(): boolean {
+    return this.inFence || (this.ticks + (this.run < 3 ? this.run : 0)) % 2 === 1;
+  }
+
+  /** Records `text` as shown; `callsWaiting`: finished calls wait for their line's end (a `>` then is no quote). */
+  add(text: string, callsWaiting: boolean): string {
+    if (!text) return '';
+    this.recent += text;
+    if (this.recent.length > 1024) this.recent = this.recent.slice(-400);
+    for (const ch of text) {
+      if (ch === '\n') {
+        if (this.lineHead === '```' || this.lineHead === '~~~') this.inFence = !this.inFence;
+        this.lineHead = '';
+        this.lineBlank = true;
+        this.lineQuoted = false;
+        this.afterReasoning = false;
+        this.ticks = 0;
+        this.run = 0;
+        continue;
+      }
+      if (ch === '`') this.run++;
+      else {
+        if (this.run < 3) this.ticks += this.run;
+        this.run = 0;
+      }
+      // Blanks leave a line blank, and a call may still follow reasoning across them.
+      if (isBlank(ch)) {
+        if (this.lineHead && this.lineHead.length < 3) this.lineHead = '-';
+        continue;
+      }
+      if (this.lineHead.length < 3) this.lineHead = this.lineHead === '' || ch === this.lineHead[0] ? this.lineHead + ch : '-';
+      if (this.lineBlank && !this.afterReasoning && !callsWaiting) this.lineQuoted = ch === '>';
+      this.lineBlank = false;
+      this.afterReasoning = false;
+      if (ch.trim()) this.content = true;
+    }
+    return text;
+  }
+
+  /** Everything shown turned out to be reasoning (a bare `</think>`): start again, just after reasoning. */
+  retract(): void {
+    this.recent = '';
+    this.content = false;
+    this.lineBlank = true;
+    this.afterReasoning = true;
+    this.inFence = false;
+    this.lineHead = '';
+    this.ticks = 0;
+    this.run = 0;
+  }
+}
