@@ -84,7 +84,10 @@ export class PlanService implements PlanControl, PlanStarter {
     await this.deps.store.save(record);
     this.publish(record);
     const settings = await this.deps.settings();
-    return record.readOnly && settings.runReadOnlyWithoutAsking ? this.run(record.id) : record;
+    if (!record.readOnly || !settings.runReadOnlyWithoutAsking) return record;
+    // Nobody approved it: its consent covers no site, so each address it opens is asked first.
+    record.sites = [];
+    return this.begin(record);
   }
 
   list(conversationId: string): Promise<PlanRecord[]> {
@@ -104,7 +107,9 @@ export class PlanService implements PlanControl, PlanStarter {
       record.steps = freshSteps(plan);
       record.readOnly = this.deps.core.isReadOnly(plan);
     }
-    return this.begin(record, tabs);
+    // The user's Run approves the plan as it is now, on the sites its tabs and addresses have now.
+    record.sites = [...planSites(record.plan, tabs)];
+    return this.begin(record);
   }
 
   async cancel(planId: string): Promise<PlanRecord> {
@@ -138,7 +143,7 @@ export class PlanService implements PlanControl, PlanStarter {
       live.pump();
       return record;
     }
-    return this.begin(record, await this.deps.tabs.list());
+    return this.begin(record);
   }
 
   /**
@@ -157,7 +162,7 @@ export class PlanService implements PlanControl, PlanStarter {
         Object.assign(status, { state: 'failed', endedAt: this.now() }, reasonOf(say('planTabGone')));
       }
     }
-    return this.begin(record, tabs);
+    return this.begin(record);
   }
 
   /**
@@ -181,13 +186,14 @@ export class PlanService implements PlanControl, PlanStarter {
     return cut;
   }
 
-  private async begin(record: PlanRecord, tabs: readonly OpenTab[]): Promise<PlanRecord> {
+  private async begin(record: PlanRecord): Promise<PlanRecord> {
     const settings = await this.deps.settings();
     const live: LivePlan = new LivePlan(record, {
       runStep: this.deps.runStep,
       budget: this.budget,
       concurrency: settings.concurrency,
-      sites: planSites(record.plan, tabs),
+      // What the user approved; a record stored without it gets its addresses' sites only.
+      sites: new Set(record.sites ?? planSites(record.plan, [])),
       ...(this.deps.runs ? { runs: this.deps.runs } : {}),
       holdWaitMs: this.deps.holdWaitMs ?? 10_000,
       now: this.now,

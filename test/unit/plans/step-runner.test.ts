@@ -127,7 +127,8 @@ describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) 
   test('a step on an address opens it in the background, in the plan group, and runs the loop scoped to that tab', async () => {
     const t = setup(api);
     server.script({ toolCalls: [{ name: 'read_page', arguments: {} }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'The kettle costs 39 €.' } }] });
-    const j = job({ tab: { kind: 'url', url: 'https://shop2.example/kettle' } });
+    // Approved by the user, the plan's consent covers the site of its own address.
+    const j = job({ tab: { kind: 'url', url: 'https://shop2.example/kettle' } }, { grant: { sites: new Set(['https://shop2.example']), may: new Set(['interact']) } });
     const outcome = await t.runStep(j.job);
 
     expect(outcome).toEqual({ ok: true, summary: 'The kettle costs 39 €.' });
