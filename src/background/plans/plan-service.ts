@@ -224,7 +224,7 @@ export class PlanService implements PlanControl, PlanStarter {
   private async answerInChat(record: PlanRecord): Promise<void> {
     const conversation = await this.deps.conversations.get(record.conversationId);
     if (!conversation || !record.answer) return;
-    const message: AssistantMessage = { id: newId('msg'), role: 'assistant', content: record.answer, createdAt: this.now(), status: 'complete' };
+    const message: AssistantMessage = { id: newId('msg'), role: 'assistant', content: record.answer, createdAt: this.now(), status: 'complete', answerOf: record.id };
     conversation.messages.push(message);
     await this.deps.conversations.save(conversation);
     this.deps.emit({ type: 'conversation/updated', conversation });

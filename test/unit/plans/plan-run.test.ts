@@ -149,7 +149,7 @@ describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) 
     expect(done.answer).toMatch(/foxagent:tab\/2\) \| 42\.5 \|/);
     expect(done.answer).toMatch(/foxagent:tab\/3\) \| 41 \|/);
     const chat = await t.conversations.get(t.conversation.id);
-    expect(chat?.messages.at(-1)?.content).toBe(done.answer);
+    expect(chat?.messages.at(-1)).toMatchObject({ content: done.answer, answerOf: proposed.id });
     await new Promise((r) => setTimeout(r, 50));
     const entries = await t.audit.list({});
     expect(entries.filter((e) => e.tool === 'read_page').map((e) => `${e.planId}/${e.stepId}`).sort()).toEqual([`${proposed.id}/one`, `${proposed.id}/three`, `${proposed.id}/two`]);
