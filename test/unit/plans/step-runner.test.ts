@@ -112,6 +112,7 @@ function job(step: Partial<PlanStep>, extra: Partial<StepJob> = {}) {
     conversationId: 'conv-1',
     step: { id: 'a', goal: 'Find the price', tab: { kind: 'tab', tabId: 1 }, dependsOn: [], fields: [], may: ['interact'], ...step },
     inputs: {},
+    inputSites: {},
     openedTabs: [],
     grant: { sites: new Set(['https://shop1.example']), may: new Set(['interact']) },
     signal: controller.signal,
@@ -309,9 +310,9 @@ test("an earlier step's address outside the plan's sites opens only if the user 
   expect(allowed).toMatchObject({ ok: true });
   expect(t.browser.created).toEqual([{ url: 'https://elsewhere.example/p/2', active: false, windowId: 2 }]);
 
-  // On a site the plan listed, no question.
+  // On a site the plan listed that is the site the earlier step read, no question.
   server.script({ text: 'Done.' });
   const before = events.length;
-  expect(await runStep(job(fromSearch, { inputs: { search: { link: 'https://shop1.example/other' } } }).job)).toMatchObject({ ok: true });
+  expect(await runStep(job(fromSearch, { inputs: { search: { link: 'https://shop1.example/other' } }, inputSites: { search: 'https://shop1.example' } }).job)).toMatchObject({ ok: true });
   expect(events.slice(before).filter((e) => e.type === 'permission/requested')).toEqual([]);
 });
