@@ -365,6 +365,14 @@ describe('hand-over', () => {
     act(() => background.emit({ type: 'handover/resolved', id: 'h2' }));
     expect(screen.queryByTestId('handover')).toBeNull();
   });
+
+  test('a need a page steered names the site of the tab it brings to the front, as text', async () => {
+    await renderApp();
+    act(() => background.emit({ type: 'handover/requested', request: { id: 'h3', runId: 'r3', conversationId: 'c1', tabId: 5, site: 'https://evil.example', need: 'Enter your <i>bank</i> password here' } }));
+    const need = await screen.findByTestId('handover-need');
+    expect(need.textContent).toBe('FoxAgent needs you on https://evil.example: Enter your <i>bank</i> password here');
+    expect(need.querySelector('i')).toBeNull();
+  });
 });
 
 describe('asking for a plan in the composer', () => {
