@@ -77,6 +77,8 @@ export class PlanService implements PlanControl, PlanStarter {
       status: 'proposed',
       steps: freshSteps(input.plan),
       readOnly: this.deps.core.isReadOnly(input.plan),
+      // The sites as the plan was made and shown; Run approves no other site for an unchanged step.
+      sites: [...planSites(input.plan, input.tabs)],
       openedTabs: [],
       createdAt: at,
       updatedAt: at,
@@ -99,6 +101,7 @@ export class PlanService implements PlanControl, PlanStarter {
     if (record.status === 'interrupted' && !edited) return this.resume(planId);
     if (record.status !== 'proposed' && record.status !== 'interrupted') throw refusal(say('planCannotRun', record.status));
     const tabs = await this.deps.tabs.list();
+    const shown = record.plan;
     if (edited) {
       const plan = PlanSchema.parse(edited);
       const problems = this.deps.core.checkPlan(plan, tabs);
@@ -107,8 +110,7 @@ export class PlanService implements PlanControl, PlanStarter {
       record.steps = freshSteps(plan);
       record.readOnly = this.deps.core.isReadOnly(plan);
     }
-    // The user's Run approves the plan as it is now, on the sites its tabs and addresses have now.
-    record.sites = [...planSites(record.plan, tabs)];
+    record.sites = approvedSites(record.plan, shown, new Set(record.sites ?? []), tabs);
     return this.begin(record);
   }
 
@@ -265,6 +267,23 @@ export class PlanService implements PlanControl, PlanStarter {
  */
 function planSites(plan: Plan, tabs: readonly OpenTab[]): Set<string> {
   return new Set(plan.steps.flatMap((step) => sitesOf(step, tabs)));
+}
+
+/**
+ * The sites the user approves by pressing Run: each step's site now, where the user saw it. An
+ * address is in the plan itself. An open tab's site counts only while it is the one it had when
+ * the plan was shown (a page that took its tab to another site meanwhile does not get the consent),
+ * unless the user chose that tab for the step in an edit.
+ */
+function approvedSites(plan: Plan, shown: Plan, shownSites: ReadonlySet<string>, tabs: readonly OpenTab[]): string[] {
+  const sites = plan.steps.flatMap((step) => {
+    const now = sitesOf(step, tabs);
+    if (step.tab.kind !== 'tab') return now;
+    const before = shown.steps.find((s) => s.id === step.id)?.tab;
+    const chosen = before?.kind !== 'tab' || before.tabId !== step.tab.tabId;
+    return chosen ? now : now.filter((site) => shownSites.has(site));
+  });
+  return [...new Set(sites)];
 }
 
 function refusal(text: Localized): LlmError {

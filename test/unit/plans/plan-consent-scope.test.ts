@@ -214,3 +214,29 @@ test("an approved read-only plan opens an earlier step's address without a quest
   expect(t.asked).toEqual([]);
   expect(t.created).toEqual([link]);
 });
+
+test('a tab that moved to another site between the proposal and Run does not take the consent along: the click there is asked', async () => {
+  const t = await setup();
+  server.setFallback(clicker);
+  const proposed = await t.propose(signUp);
+  expect(proposed.sites).toEqual(['https://news.example']);
+  // The page redirects its own tab while the card waits for the user.
+  Object.assign(t.pages.get(2)!, { url: 'https://bank.example/transfer', title: 'Your bank' });
+  await t.service.run(proposed.id);
+  const ended = await t.ended(proposed.id);
+  expect(ended.sites).toEqual([]);
+  expect(t.asked.map((q) => [q.tool, q.origin])).toEqual([['click', 'https://bank.example']]);
+  expect(t.pages.get(2)!.clicks).toBe(0);
+});
+
+test('a step the user moved to another tab in an edit is approved on that tab\'s site', async () => {
+  const t = await setup();
+  server.setFallback(clicker);
+  const proposed = await t.propose(signUp);
+  const edited: Plan = { ...signUp, steps: [{ ...signUp.steps[0]!, tab: { kind: 'tab', tabId: 1 } }] };
+  await t.service.run(proposed.id, edited);
+  const ended = await t.ended(proposed.id);
+  expect(ended.sites).toEqual(['https://shop-one.example']);
+  expect(t.asked).toEqual([]);
+  expect(t.pages.get(1)!.clicks).toBe(1);
+});
