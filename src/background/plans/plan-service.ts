@@ -58,6 +58,12 @@ const STOP_WAIT_MS = 3000;
 
 export class PlanService implements PlanControl, PlanStarter {
   private readonly live = new Map<string, LivePlan>();
+  /**
+   * Plans between a Run, Resume, Retry or Cancel and their effect (records read, the plan not yet
+   * live): a second such request meanwhile (two sidebars, a double click) is refused, so a plan
+   * never runs twice at once, and Stop always reaches the one that runs.
+   */
+  private readonly changing = new Set<string>();
   private readonly now: () => number;
   private readonly budget: PlanBudget;
 
@@ -96,9 +102,13 @@ export class PlanService implements PlanControl, PlanStarter {
     return this.deps.store.list(conversationId);
   }
 
-  async run(planId: string, edited?: Plan): Promise<PlanRecord> {
+  run(planId: string, edited?: Plan): Promise<PlanRecord> {
+    return this.alone(planId, () => this.runNow(planId, edited));
+  }
+
+  private async runNow(planId: string, edited?: Plan): Promise<PlanRecord> {
     const record = await this.idle(planId);
-    if (record.status === 'interrupted' && !edited) return this.resume(planId);
+    if (record.status === 'interrupted' && !edited) return this.resumeNow(planId);
     if (record.status !== 'proposed' && record.status !== 'interrupted') throw refusal(say('planCannotRun', record.status));
     const tabs = await this.deps.tabs.list();
     const shown = record.plan;
@@ -116,6 +126,10 @@ export class PlanService implements PlanControl, PlanStarter {
 
   async cancel(planId: string): Promise<PlanRecord> {
     if (this.live.has(planId)) return this.stop(planId);
+    return this.alone(planId, () => this.cancelNow(planId));
+  }
+
+  private async cancelNow(planId: string): Promise<PlanRecord> {
     const record = await this.found(planId);
     if (record.status !== 'proposed' && record.status !== 'interrupted') return record;
     record.status = 'cancelled';
@@ -134,7 +148,11 @@ export class PlanService implements PlanControl, PlanStarter {
     return live.record;
   }
 
-  async retryStep(planId: string, stepId: string): Promise<PlanRecord> {
+  retryStep(planId: string, stepId: string): Promise<PlanRecord> {
+    return this.alone(planId, () => this.retryNow(planId, stepId));
+  }
+
+  private async retryNow(planId: string, stepId: string): Promise<PlanRecord> {
     const live = this.live.get(planId);
     const record = live?.record ?? (await this.found(planId));
     const status = record.steps.find((s) => s.id === stepId);
@@ -152,7 +170,11 @@ export class PlanService implements PlanControl, PlanStarter {
    * Goes on with a plan a reload cut off: steps already done keep their fields and are not run
    * again; a step whose tab was closed meanwhile fails, saying so (a step on an address opens it again).
    */
-  async resume(planId: string): Promise<PlanRecord> {
+  resume(planId: string): Promise<PlanRecord> {
+    return this.alone(planId, () => this.resumeNow(planId));
+  }
+
+  private async resumeNow(planId: string): Promise<PlanRecord> {
     const record = await this.idle(planId);
     if (record.status !== 'interrupted') throw refusal(say('planCannotRun', record.status));
     const tabs = await this.deps.tabs.list();
@@ -253,6 +275,17 @@ export class PlanService implements PlanControl, PlanStarter {
     const record = this.live.get(planId)?.record ?? (await this.deps.store.get(planId));
     if (!record) throw refusal(say('planNotFound'));
     return record;
+  }
+
+  /** Runs one change of a plan's course at a time; another one meanwhile is refused. */
+  private async alone(planId: string, change: () => Promise<PlanRecord>): Promise<PlanRecord> {
+    if (this.changing.has(planId)) throw refusal(say('planCannotRun', 'running'));
+    this.changing.add(planId);
+    try {
+      return await change();
+    } finally {
+      this.changing.delete(planId);
+    }
   }
 
   private async idle(planId: string): Promise<PlanRecord> {

@@ -240,3 +240,22 @@ test('a step the user moved to another tab in an edit is approved on that tab\'s
   expect(t.asked).toEqual([]);
   expect(t.pages.get(1)!.clicks).toBe(1);
 });
+
+test('Retry pressed twice at once (two sidebars, a double click) runs the step once; Cancel and Run at once: one wins', async () => {
+  const t = await setup();
+  let calls = 0;
+  server.setFallback((request) => (calls++ === 0 ? { fault: 'unauthorized' as const } : clicker(request)));
+  const proposed = await t.propose(signUp);
+  await t.service.run(proposed.id);
+  expect((await t.ended(proposed.id)).status).toBe('failed');
+
+  const both = await Promise.allSettled([t.service.retryStep(proposed.id, 'signup'), t.service.retryStep(proposed.id, 'signup')]);
+  expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+  expect((await t.ended(proposed.id)).status).toBe('done');
+  expect(t.pages.get(2)!.clicks).toBe(1);
+
+  // Cancel and Run at once on a new proposal: one of them wins, never both.
+  const next = await t.propose(signUp);
+  const raced = await Promise.allSettled([t.service.run(next.id), t.service.cancel(next.id)]);
+  expect(raced.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+});
