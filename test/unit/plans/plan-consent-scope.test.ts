@@ -125,6 +125,17 @@ function clicker(request: RecordedRequest) {
 
 const signUp: Plan = { title: 'Sign up', steps: [{ id: 'signup', goal: 'Press the sign-up button', tab: { kind: 'tab', tabId: 2 }, dependsOn: [], fields: [], may: ['interact'] }] };
 
+/** The sign-up plan approved and run, its model failing the first call: the plan ends failed, then the model clicks. */
+async function failedOnce(t: Awaited<ReturnType<typeof setup>>) {
+  let calls = 0;
+  server.setFallback((request) => (calls++ === 0 ? { fault: 'unauthorized' as const } : clicker(request)));
+  const proposed = await t.propose(signUp);
+  await t.service.run(proposed.id);
+  const failed = await t.ended(proposed.id);
+  expect(failed.status).toBe('failed');
+  return { proposed, failed };
+}
+
 test('approved on one site, the step clicks there without a question', async () => {
   const t = await setup();
   server.setFallback(clicker);
@@ -139,12 +150,7 @@ test('approved on one site, the step clicks there without a question', async () 
 
 test('retried after its tab moved to another site, the step asks before clicking there: the consent stays with the approved site', async () => {
   const t = await setup();
-  let calls = 0;
-  server.setFallback((request) => (calls++ === 0 ? { fault: 'unauthorized' as const } : clicker(request)));
-  const proposed = await t.propose(signUp);
-  await t.service.run(proposed.id);
-  const failed = await t.ended(proposed.id);
-  expect(failed.status).toBe('failed');
+  const { proposed, failed } = await failedOnce(t);
   expect(failed.sites).toEqual(['https://news.example']);
 
   // The page (or the user) takes the tab to another site; the Retry is no approval of that site.
@@ -243,11 +249,7 @@ test('a step the user moved to another tab in an edit is approved on that tab\'s
 
 test('Retry pressed twice at once (two sidebars, a double click) runs the step once; Cancel and Run at once: one wins', async () => {
   const t = await setup();
-  let calls = 0;
-  server.setFallback((request) => (calls++ === 0 ? { fault: 'unauthorized' as const } : clicker(request)));
-  const proposed = await t.propose(signUp);
-  await t.service.run(proposed.id);
-  expect((await t.ended(proposed.id)).status).toBe('failed');
+  const { proposed } = await failedOnce(t);
 
   const both = await Promise.allSettled([t.service.retryStep(proposed.id, 'signup'), t.service.retryStep(proposed.id, 'signup')]);
   expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
