@@ -64,6 +64,8 @@ export class PlanService implements PlanControl, PlanStarter {
    * never runs twice at once, and Stop always reaches the one that runs.
    */
   private readonly changing = new Set<string>();
+  /** Stop pressed while a plan was being started: it stops as soon as it is live. */
+  private readonly stopAsked = new Set<string>();
   private readonly now: () => number;
   private readonly budget: PlanBudget;
 
@@ -140,6 +142,7 @@ export class PlanService implements PlanControl, PlanStarter {
 
   async stop(planId: string): Promise<PlanRecord> {
     const live = this.live.get(planId);
+    if (!live && this.changing.has(planId)) this.stopAsked.add(planId);
     if (!live) return this.found(planId);
     live.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -226,6 +229,7 @@ export class PlanService implements PlanControl, PlanStarter {
     });
     this.live.set(record.id, live);
     await live.start();
+    if (this.stopAsked.delete(record.id)) live.stop();
     return record;
   }
 
@@ -285,6 +289,7 @@ export class PlanService implements PlanControl, PlanStarter {
       return await change();
     } finally {
       this.changing.delete(planId);
+      this.stopAsked.delete(planId);
     }
   }
 

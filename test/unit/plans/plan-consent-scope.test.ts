@@ -260,4 +260,16 @@ test('Retry pressed twice at once (two sidebars, a double click) runs the step o
   const next = await t.propose(signUp);
   const raced = await Promise.allSettled([t.service.run(next.id), t.service.cancel(next.id)]);
   expect(raced.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+  expect((await t.ended(next.id)).status).toBe('done');
+});
+
+test('Stop pressed while Run is still starting the plan stops it: no step reaches the model, nothing is clicked', async () => {
+  const t = await setup();
+  server.setFallback(clicker);
+  const proposed = await t.propose(signUp);
+  await Promise.all([t.service.run(proposed.id), t.service.stop(proposed.id)]);
+  const ended = await t.ended(proposed.id);
+  expect(ended.status).toBe('stopped');
+  expect(server.chatRequests()).toEqual([]);
+  expect(t.pages.get(2)!.clicks).toBe(0);
 });
