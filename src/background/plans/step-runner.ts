@@ -95,7 +95,7 @@ async function consentToOpen(job: StepJob, deps: StepRunnerDeps): Promise<Locali
   if (job.previousTabId !== undefined && job.openedTabs.includes(job.previousTabId)) return undefined;
   const url = webAddress(where.kind === 'url' ? where.url : job.inputs[where.stepId]?.[where.field]);
   const origin = originOfUrl(url);
-  const readOn = where.kind === 'from_step' ? job.inputSites[where.stepId] : origin;
+  const readOn = where.kind === 'from_step' ? job.inputSites?.[where.stepId] : origin;
   if (!url || (origin && origin === readOn && job.grant.sites.has(origin))) return undefined;
   const call = { id: `${job.planId}:${job.step.id}:open`, name: 'open_tab', arguments: { url } };
   const gateCall = { tool: { name: 'open_tab', risk: 'navigate' as const }, args: call.arguments, call };
