@@ -17,6 +17,8 @@ export class HandOverRegistry implements HandOverControl {
     private readonly emit: (event: BgToUiEvent) => void,
     /** Brings the tab to the front, in its window. */
     private readonly focusTab: (tabId: number) => Promise<unknown> = async () => undefined,
+    /** The site (origin) a tab is on now, named beside the need; without it the need stands alone. */
+    private readonly siteOf?: (tabId: number) => Promise<string | undefined>,
   ) {}
 
   pending(): HandOver[] {
@@ -43,8 +45,22 @@ export class HandOverRegistry implements HandOverControl {
       };
       this.waiting.set(handOver.id, { request: handOver, done });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.emit({ type: 'handover/requested', request: handOver });
-      if (handOver.tabId !== undefined) void this.focusTab(handOver.tabId).catch(() => undefined);
+      const tabId = handOver.tabId;
+      if (tabId === undefined || !this.siteOf) return this.announce(handOver);
+      // The need is the model's words, which a page can steer ("enter your bank password"): the
+      // user is told which site the tab that comes to the front is on.
+      void this.siteOf(tabId)
+        .catch(() => undefined)
+        .then((site) => {
+          if (!this.waiting.has(handOver.id)) return;
+          if (site) handOver.site = site.slice(0, 500);
+          this.announce(handOver);
+        });
     });
+  }
+
+  private announce(handOver: HandOver): void {
+    this.emit({ type: 'handover/requested', request: handOver });
+    if (handOver.tabId !== undefined) void this.focusTab(handOver.tabId).catch(() => undefined);
   }
 }

@@ -23,6 +23,7 @@ import { VoiceShortcut } from './voice/shortcut';
 import { createVoiceService } from './voice/service';
 import { toWhisperWav } from './voice/wav-convert';
 import { HandOverRegistry } from './handover';
+import { originOfUrl } from '../shared/permissions';
 import { checkPlan, isReadOnly } from './plans/check';
 import { composeAnswer } from './plans/compose';
 import { PlanService } from './plans/plan-service';
@@ -51,7 +52,7 @@ async function focusTab(tabId: number): Promise<boolean> {
 
 const agent = new TabAgent(browser.tabs);
 const reader = new PageReader(agent, new PageCache());
-const handovers = new HandOverRegistry(emit, focusTab);
+const handovers = new HandOverRegistry(emit, focusTab, async (tabId) => originOfUrl((await browser.tabs.get(tabId)).url));
 const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms), handovers });
 
 const conversations = new ConversationStore(store);

@@ -44,9 +44,12 @@ export class SidebarHub {
     if (this.ports.has(port)) port.postMessage(reply);
   }
 
-  /** Only the extension's own pages may drive the background. */
+  /**
+   * Only the extension's own pages may drive the background: a content script's port (a web
+   * page's URL, a tab) never does, nor an address that merely begins with the same characters.
+   */
   private isOwnPage(sender: Runtime.MessageSender | undefined): boolean {
-    return Boolean(sender?.url?.startsWith(this.extensionOrigin));
+    return originOf(sender?.url) === this.extensionOrigin;
   }
 }
 
@@ -59,6 +62,14 @@ export function serializeError(error: unknown): SerializedError {
 }
 
 /** The path of the sending page, as the browser reports it (a page cannot choose it). */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const scheme = url.indexOf('://');
+  if (scheme < 0) return undefined;
+  const end = url.indexOf('/', scheme + 3);
+  return end < 0 ? url : url.slice(0, end);
+}
+
 function pageOf(url: string | undefined): string {
   try {
     return url ? new URL(url).pathname : '';

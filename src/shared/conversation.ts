@@ -104,6 +104,12 @@ export const AssistantMessageSchema = z.object({
   repair: LocalizedSchema.optional(),
   /** The workflow plan this message shows as a card (its record is kept apart, by id). */
   planId: z.string().max(100).optional(),
+  /**
+   * The workflow plan whose composed answer this is (written without a model). Only such a
+   * message's `foxagent:tab/<id>` links focus tabs: in a model's answer, which a page can steer,
+   * they stay text.
+   */
+  answerOf: z.string().max(100).optional(),
 });
 
 /** One tool call and its outcome: a row in the action timeline and a turn the model reads back. */

@@ -109,6 +109,14 @@ export const PlanRecordSchema = z.object({
   steps: z.array(StepStatusSchema).max(MAX_PLAN_STEPS),
   /** The plan only reads: no step may interact or navigate. */
   readOnly: z.boolean(),
+  /**
+   * While proposed: the sites (origins) of its open tabs and addresses as the plan was made. From
+   * Run on: the sites the user's consent covers — those the steps are on when the user pressed Run
+   * (an open tab only on the site it had at the proposal, unless the user chose it in an edit);
+   * none when it started without asking (read-only, by the setting). Resume and Retry keep them: a
+   * tab that moved to another site since does not take the consent along.
+   */
+  sites: z.array(z.string().max(500)).max(MAX_PLAN_STEPS).optional(),
   /** Tabs the plan opened (closed or kept at the end, per the settings). */
   openedTabs: z.array(z.number().int()).default([]),
   /** The composed answer (Markdown), once the plan ended. */

@@ -97,6 +97,8 @@ export const HandOverSchema = z.object({
   planId: z.string().optional(),
   stepId: StepIdSchema.optional(),
   tabId: z.number().int().optional(),
+  /** The site (origin) of that tab when the task handed over: the need is the model's words, a page may have steered them. */
+  site: z.string().max(500).optional(),
   need: z.string().max(500),
 });
 export type HandOver = z.infer<typeof HandOverSchema>;

@@ -119,6 +119,7 @@ export class LivePlan {
       conversationId: record.conversationId,
       step,
       inputs: Object.fromEntries(step.dependsOn.map((d) => [d, statusOf(record, d).fields ?? {}])),
+      inputSites: Object.fromEntries(step.dependsOn.flatMap((d) => (statusOf(record, d).site ? [[d, statusOf(record, d).site!]] : []))),
       ...(previousTabId !== undefined ? { previousTabId } : {}),
       openedTabs: record.openedTabs,
       grant: { sites: deps.sites, may: new Set(step.may) },

@@ -58,6 +58,14 @@ const STOP_WAIT_MS = 3000;
 
 export class PlanService implements PlanControl, PlanStarter {
   private readonly live = new Map<string, LivePlan>();
+  /**
+   * Plans between a Run, Resume, Retry or Cancel and their effect (records read, the plan not yet
+   * live): a second such request meanwhile (two sidebars, a double click) is refused, so a plan
+   * never runs twice at once, and Stop always reaches the one that runs.
+   */
+  private readonly changing = new Set<string>();
+  /** Stop pressed while a plan was being started: it stops as soon as it is live. */
+  private readonly stopAsked = new Set<string>();
   private readonly now: () => number;
   private readonly budget: PlanBudget;
 
@@ -77,6 +85,8 @@ export class PlanService implements PlanControl, PlanStarter {
       status: 'proposed',
       steps: freshSteps(input.plan),
       readOnly: this.deps.core.isReadOnly(input.plan),
+      // The sites as the plan was made and shown; Run approves no other site for an unchanged step.
+      sites: [...planSites(input.plan, input.tabs)],
       openedTabs: [],
       createdAt: at,
       updatedAt: at,
@@ -84,18 +94,26 @@ export class PlanService implements PlanControl, PlanStarter {
     await this.deps.store.save(record);
     this.publish(record);
     const settings = await this.deps.settings();
-    return record.readOnly && settings.runReadOnlyWithoutAsking ? this.run(record.id) : record;
+    if (!record.readOnly || !settings.runReadOnlyWithoutAsking) return record;
+    // Nobody approved it: its consent covers no site, so each address it opens is asked first.
+    record.sites = [];
+    return this.begin(record);
   }
 
   list(conversationId: string): Promise<PlanRecord[]> {
     return this.deps.store.list(conversationId);
   }
 
-  async run(planId: string, edited?: Plan): Promise<PlanRecord> {
+  run(planId: string, edited?: Plan): Promise<PlanRecord> {
+    return this.alone(planId, () => this.runNow(planId, edited));
+  }
+
+  private async runNow(planId: string, edited?: Plan): Promise<PlanRecord> {
     const record = await this.idle(planId);
-    if (record.status === 'interrupted' && !edited) return this.resume(planId);
+    if (record.status === 'interrupted' && !edited) return this.resumeNow(planId);
     if (record.status !== 'proposed' && record.status !== 'interrupted') throw refusal(say('planCannotRun', record.status));
     const tabs = await this.deps.tabs.list();
+    const shown = record.plan;
     if (edited) {
       const plan = PlanSchema.parse(edited);
       const problems = this.deps.core.checkPlan(plan, tabs);
@@ -104,11 +122,16 @@ export class PlanService implements PlanControl, PlanStarter {
       record.steps = freshSteps(plan);
       record.readOnly = this.deps.core.isReadOnly(plan);
     }
-    return this.begin(record, tabs);
+    record.sites = approvedSites(record.plan, shown, new Set(record.sites ?? []), tabs);
+    return this.begin(record);
   }
 
   async cancel(planId: string): Promise<PlanRecord> {
     if (this.live.has(planId)) return this.stop(planId);
+    return this.alone(planId, () => this.cancelNow(planId));
+  }
+
+  private async cancelNow(planId: string): Promise<PlanRecord> {
     const record = await this.found(planId);
     if (record.status !== 'proposed' && record.status !== 'interrupted') return record;
     record.status = 'cancelled';
@@ -119,6 +142,7 @@ export class PlanService implements PlanControl, PlanStarter {
 
   async stop(planId: string): Promise<PlanRecord> {
     const live = this.live.get(planId);
+    if (!live && this.changing.has(planId)) this.stopAsked.add(planId);
     if (!live) return this.found(planId);
     live.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -127,7 +151,11 @@ export class PlanService implements PlanControl, PlanStarter {
     return live.record;
   }
 
-  async retryStep(planId: string, stepId: string): Promise<PlanRecord> {
+  retryStep(planId: string, stepId: string): Promise<PlanRecord> {
+    return this.alone(planId, () => this.retryNow(planId, stepId));
+  }
+
+  private async retryNow(planId: string, stepId: string): Promise<PlanRecord> {
     const live = this.live.get(planId);
     const record = live?.record ?? (await this.found(planId));
     const status = record.steps.find((s) => s.id === stepId);
@@ -138,14 +166,18 @@ export class PlanService implements PlanControl, PlanStarter {
       live.pump();
       return record;
     }
-    return this.begin(record, await this.deps.tabs.list());
+    return this.begin(record);
   }
 
   /**
    * Goes on with a plan a reload cut off: steps already done keep their fields and are not run
    * again; a step whose tab was closed meanwhile fails, saying so (a step on an address opens it again).
    */
-  async resume(planId: string): Promise<PlanRecord> {
+  resume(planId: string): Promise<PlanRecord> {
+    return this.alone(planId, () => this.resumeNow(planId));
+  }
+
+  private async resumeNow(planId: string): Promise<PlanRecord> {
     const record = await this.idle(planId);
     if (record.status !== 'interrupted') throw refusal(say('planCannotRun', record.status));
     const tabs = await this.deps.tabs.list();
@@ -157,7 +189,7 @@ export class PlanService implements PlanControl, PlanStarter {
         Object.assign(status, { state: 'failed', endedAt: this.now() }, reasonOf(say('planTabGone')));
       }
     }
-    return this.begin(record, tabs);
+    return this.begin(record);
   }
 
   /**
@@ -181,13 +213,14 @@ export class PlanService implements PlanControl, PlanStarter {
     return cut;
   }
 
-  private async begin(record: PlanRecord, tabs: readonly OpenTab[]): Promise<PlanRecord> {
+  private async begin(record: PlanRecord): Promise<PlanRecord> {
     const settings = await this.deps.settings();
     const live: LivePlan = new LivePlan(record, {
       runStep: this.deps.runStep,
       budget: this.budget,
       concurrency: settings.concurrency,
-      sites: planSites(record.plan, tabs),
+      // What the user approved; a record stored without it gets its addresses' sites only.
+      sites: new Set(record.sites ?? planSites(record.plan, [])),
       ...(this.deps.runs ? { runs: this.deps.runs } : {}),
       holdWaitMs: this.deps.holdWaitMs ?? 10_000,
       now: this.now,
@@ -196,6 +229,7 @@ export class PlanService implements PlanControl, PlanStarter {
     });
     this.live.set(record.id, live);
     await live.start();
+    if (this.stopAsked.delete(record.id)) live.stop();
     return record;
   }
 
@@ -218,7 +252,7 @@ export class PlanService implements PlanControl, PlanStarter {
   private async answerInChat(record: PlanRecord): Promise<void> {
     const conversation = await this.deps.conversations.get(record.conversationId);
     if (!conversation || !record.answer) return;
-    const message: AssistantMessage = { id: newId('msg'), role: 'assistant', content: record.answer, createdAt: this.now(), status: 'complete' };
+    const message: AssistantMessage = { id: newId('msg'), role: 'assistant', content: record.answer, createdAt: this.now(), status: 'complete', answerOf: record.id };
     conversation.messages.push(message);
     await this.deps.conversations.save(conversation);
     this.deps.emit({ type: 'conversation/updated', conversation });
@@ -247,6 +281,18 @@ export class PlanService implements PlanControl, PlanStarter {
     return record;
   }
 
+  /** Runs one change of a plan's course at a time; another one meanwhile is refused. */
+  private async alone(planId: string, change: () => Promise<PlanRecord>): Promise<PlanRecord> {
+    if (this.changing.has(planId)) throw refusal(say('planCannotRun', 'running'));
+    this.changing.add(planId);
+    try {
+      return await change();
+    } finally {
+      this.changing.delete(planId);
+      this.stopAsked.delete(planId);
+    }
+  }
+
   private async idle(planId: string): Promise<PlanRecord> {
     if (this.live.has(planId)) throw refusal(say('planCannotRun', 'running'));
     return this.found(planId);
@@ -259,6 +305,23 @@ export class PlanService implements PlanControl, PlanStarter {
  */
 function planSites(plan: Plan, tabs: readonly OpenTab[]): Set<string> {
   return new Set(plan.steps.flatMap((step) => sitesOf(step, tabs)));
+}
+
+/**
+ * The sites the user approves by pressing Run: each step's site now, where the user saw it. An
+ * address is in the plan itself. An open tab's site counts only while it is the one it had when
+ * the plan was shown (a page that took its tab to another site meanwhile does not get the consent),
+ * unless the user chose that tab for the step in an edit.
+ */
+function approvedSites(plan: Plan, shown: Plan, shownSites: ReadonlySet<string>, tabs: readonly OpenTab[]): string[] {
+  const sites = plan.steps.flatMap((step) => {
+    const now = sitesOf(step, tabs);
+    if (step.tab.kind !== 'tab') return now;
+    const before = shown.steps.find((s) => s.id === step.id)?.tab;
+    const chosen = before?.kind !== 'tab' || before.tabId !== step.tab.tabId;
+    return chosen ? now : now.filter((site) => shownSites.has(site));
+  });
+  return [...new Set(sites)];
 }
 
 function refusal(text: Localized): LlmError {

@@ -15,6 +15,8 @@ export interface StepJob {
   step: PlanStep;
   /** The fields each dependency returned, by step id (values came from pages: untrusted). */
   inputs: Record<string, FieldRecord>;
+  /** The site (origin) each dependency worked on, by step id, where it is known (absent: none known). */
+  inputSites?: Record<string, string>;
   /** The tab the step worked in before (a resumed or retried step): reused when the plan opened it and it is still open. */
   previousTabId?: number;
   /** Tabs the plan opened so far: the only ones a step may reuse, and where its own go into one group. */

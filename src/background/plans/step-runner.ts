@@ -81,18 +81,22 @@ async function runStep(job: StepJob, deps: StepRunnerDeps): Promise<StepOutcome>
 }
 
 /**
- * An address an earlier step read from a page was not known when the user approved the plan: a
- * page could have written it (an intranet address, another site). Outside the plan's sites, it is
- * opened only if the permission gate allows it, as an `open_tab` whose address the page supplied
- * (so it asks, and the audit log keeps it). Undefined: it may open; else why not.
+ * An address outside the sites the user approved: the plan's own in a plan that ran without asking
+ * (the planner may have been steered by a page's title), or one an earlier step read from a page.
+ * A page could have written that one (an intranet address, another site), or steered the model
+ * into a link that carries what it read elsewhere (`https://listed.example/?card=…`), so it opens
+ * without a question only on an approved site that is the site the earlier step read. Otherwise it
+ * is opened only if the permission gate allows it, as an `open_tab` whose address the page
+ * supplied (so it asks, and the audit log keeps it). Undefined: it may open; else why not.
  */
 async function consentToOpen(job: StepJob, deps: StepRunnerDeps): Promise<Localized | undefined> {
   const where = job.step.tab;
-  if (where.kind !== 'from_step') return undefined;
+  if (where.kind === 'tab') return undefined;
   if (job.previousTabId !== undefined && job.openedTabs.includes(job.previousTabId)) return undefined;
-  const url = webAddress(job.inputs[where.stepId]?.[where.field]);
+  const url = webAddress(where.kind === 'url' ? where.url : job.inputs[where.stepId]?.[where.field]);
   const origin = originOfUrl(url);
-  if (!url || (origin && job.grant.sites.has(origin))) return undefined;
+  const readOn = where.kind === 'from_step' ? job.inputSites?.[where.stepId] : origin;
+  if (!url || (origin && origin === readOn && job.grant.sites.has(origin))) return undefined;
   const call = { id: `${job.planId}:${job.step.id}:open`, name: 'open_tab', arguments: { url } };
   const gateCall = { tool: { name: 'open_tab', risk: 'navigate' as const }, args: call.arguments, call };
   const scope: GateScope = {

@@ -36,12 +36,9 @@ export function MessageList() {
   return (
     <div role="log" aria-live="polite" aria-label={t('conversationLabel')} className="flex-1 space-y-3 overflow-y-auto p-3">
       {messages.length === 0 && <p className="text-sm text-muted">{t('emptyConversation')}</p>}
-      {/* A plan's answer names its sources as tab links: here they bring the tab to the front. */}
-      <TabFocusContext.Provider value={showTab}>
-        {messages.map((m, i) => (
-          <Message key={m.id} message={m} onRetry={i === messages.length - 1 ? () => void retry() : undefined} />
-        ))}
-      </TabFocusContext.Provider>
+      {messages.map((m, i) => (
+        <Message key={m.id} message={m} onRetry={i === messages.length - 1 ? () => void retry() : undefined} />
+      ))}
       <div ref={end} />
     </div>
   );
@@ -116,7 +113,12 @@ function AssistantBubble({ message, onRetry }: { message: AssistantMessage; onRe
     <article data-testid="message-assistant" data-status={message.status} className="mr-2">
       {/* Markdown becomes React elements; nothing a model writes is ever parsed as HTML. */}
       {/* FoxAgent's own words (not the model's) show in the user's language; the English stays in `content`. */}
-      {message.content && <div data-testid="message-text"><Markdown source={message.said ? shown(message.said, '\n\n') : message.content} streaming={message.status === 'streaming'} /></div>}
+      {/* A plan's answer names its sources as tab links that bring the tab to the front; in a model's answer (a page can steer it) they stay text. */}
+      {message.content && (
+        <TabFocusContext.Provider value={message.answerOf ? showTab : undefined}>
+          <div data-testid="message-text"><Markdown source={message.said ? shown(message.said, '\n\n') : message.content} streaming={message.status === 'streaming'} /></div>
+        </TabFocusContext.Provider>
+      )}
       {message.status === 'streaming' && !message.content && <p className="text-sm text-muted">{t('thinking')}</p>}
       {message.page && message.status !== 'streaming' && <PageCoverage coverage={message.page} />}
       {message.toolMode === 'xml' && <p className="text-xs text-muted">{t('textToolMode')}</p>}

@@ -22,13 +22,14 @@ import { withStepTools } from '../../../src/background/plans/step-tools';
 import { RunRegistry } from '../../../src/background/runs/registry';
 import { CONTROL_TOOLS } from '../../../src/background/tools/control';
 import { defineTool, ToolRegistry } from '../../../src/background/tools/registry';
-import type { Plan, PlanRecord } from '../../../src/shared/plan';
+import type { Plan } from '../../../src/shared/plan';
 import { PlanSettingsSchema } from '../../../src/shared/plan-settings';
 import type { OpenTab } from '../../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { routerFor } from '../../support/agent-fixtures';
 import { startLlmServer, type LlmServer, type RecordedRequest } from '../../support/llm-server';
 import { MemoryStorage } from '../../support/memory-storage';
+import { until } from '../../support/plan-until';
 
 let server: LlmServer;
 beforeAll(async () => {
@@ -128,15 +129,6 @@ async function setup(api: 'ollama' | 'openai') {
 const priceStep = (id: string, tab: Plan['steps'][number]['tab']): Plan['steps'][number] => ({ id, goal: 'Find the kettle price', tab, dependsOn: [], fields: [{ name: 'price', type: 'number' }], may: [] });
 const comparison: Plan = { title: 'Compare the kettle', steps: [priceStep('one', { kind: 'tab', tabId: 1 }), priceStep('two', { kind: 'tab', tabId: 2 }), priceStep('three', { kind: 'tab', tabId: 3 })] };
 
-async function until(read: () => Promise<PlanRecord | undefined>, done: (r: PlanRecord) => boolean): Promise<PlanRecord> {
-  for (let i = 0; i < 300; i++) {
-    const record = await read();
-    if (record && done(record)) return record;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the plan did not get there in time');
-}
-
 describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) => {
   test("a comparison plan: two steps at once, the answer table holds each page's price, the audit log names plan and step", async () => {
     const t = await setup(api);
@@ -157,7 +149,7 @@ describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) 
     expect(done.answer).toMatch(/foxagent:tab\/2\) \| 42\.5 \|/);
     expect(done.answer).toMatch(/foxagent:tab\/3\) \| 41 \|/);
     const chat = await t.conversations.get(t.conversation.id);
-    expect(chat?.messages.at(-1)?.content).toBe(done.answer);
+    expect(chat?.messages.at(-1)).toMatchObject({ content: done.answer, answerOf: proposed.id });
     await new Promise((r) => setTimeout(r, 50));
     const entries = await t.audit.list({});
     expect(entries.filter((e) => e.tool === 'read_page').map((e) => `${e.planId}/${e.stepId}`).sort()).toEqual([`${proposed.id}/one`, `${proposed.id}/three`, `${proposed.id}/two`]);

@@ -112,6 +112,7 @@ function job(step: Partial<PlanStep>, extra: Partial<StepJob> = {}) {
     conversationId: 'conv-1',
     step: { id: 'a', goal: 'Find the price', tab: { kind: 'tab', tabId: 1 }, dependsOn: [], fields: [], may: ['interact'], ...step },
     inputs: {},
+    inputSites: {},
     openedTabs: [],
     grant: { sites: new Set(['https://shop1.example']), may: new Set(['interact']) },
     signal: controller.signal,
@@ -127,7 +128,8 @@ describe.each(['ollama', 'openai'] as const)('over the %s wire protocol', (api) 
   test('a step on an address opens it in the background, in the plan group, and runs the loop scoped to that tab', async () => {
     const t = setup(api);
     server.script({ toolCalls: [{ name: 'read_page', arguments: {} }] }, { toolCalls: [{ name: 'done', arguments: { summary: 'The kettle costs 39 €.' } }] });
-    const j = job({ tab: { kind: 'url', url: 'https://shop2.example/kettle' } });
+    // Approved by the user, the plan's consent covers the site of its own address.
+    const j = job({ tab: { kind: 'url', url: 'https://shop2.example/kettle' } }, { grant: { sites: new Set(['https://shop2.example']), may: new Set(['interact']) } });
     const outcome = await t.runStep(j.job);
 
     expect(outcome).toEqual({ ok: true, summary: 'The kettle costs 39 €.' });
@@ -308,9 +310,9 @@ test("an earlier step's address outside the plan's sites opens only if the user 
   expect(allowed).toMatchObject({ ok: true });
   expect(t.browser.created).toEqual([{ url: 'https://elsewhere.example/p/2', active: false, windowId: 2 }]);
 
-  // On a site the plan listed, no question.
+  // On a site the plan listed that is the site the earlier step read, no question.
   server.script({ text: 'Done.' });
   const before = events.length;
-  expect(await runStep(job(fromSearch, { inputs: { search: { link: 'https://shop1.example/other' } } }).job)).toMatchObject({ ok: true });
+  expect(await runStep(job(fromSearch, { inputs: { search: { link: 'https://shop1.example/other' } }, inputSites: { search: 'https://shop1.example' } }).job)).toMatchObject({ ok: true });
   expect(events.slice(before).filter((e) => e.type === 'permission/requested')).toEqual([]);
 });

@@ -321,7 +321,7 @@ describe('tab links in an answer', () => {
   test('a foxagent:tab link is a button that focuses its tab; no other foxagent: address becomes anything', async () => {
     current = conversation([
       { id: 'u1', role: 'user', content: 'Compare', createdAt: 1 },
-      { id: 'a9', role: 'assistant', content: '| Source | price |\n|---|---|\n| [Kettle at Shop A](foxagent:tab/11) | 39.9 |\n\n[evil](foxagent:settings/reset) [also](foxagent:tab/11/x)', status: 'complete', createdAt: 2 },
+      { id: 'a9', role: 'assistant', content: '| Source | price |\n|---|---|\n| [Kettle at Shop A](foxagent:tab/11) | 39.9 |\n\n[evil](foxagent:settings/reset) [also](foxagent:tab/11/x)', status: 'complete', createdAt: 2, answerOf: 'p1' },
     ]);
     await renderApp();
     const links = screen.getAllByTestId('tab-link');
@@ -330,6 +330,21 @@ describe('tab links in an answer', () => {
     expect(screen.getByTestId('message-assistant').textContent).toContain('evil also');
     fireEvent.click(links[0]!);
     await waitFor(() => expect(background.sent('tabs/focus')).toEqual([{ type: 'tabs/focus', tabId: 11 }]));
+  });
+
+  test("in a model's answer (a page can steer it) a foxagent:tab link is its label only: no button, nothing focused", async () => {
+    current = conversation([
+      { id: 'u1', role: 'user', content: 'Summarise this page', createdAt: 1 },
+      { id: 'a8', role: 'assistant', content: 'Your session expired: [open your bank](foxagent:tab/7) to sign in again.', status: 'complete', createdAt: 2 },
+    ]);
+    await renderApp();
+    const answer = screen.getByTestId('message-assistant');
+    expect(answer.textContent).toContain('open your bank to sign in again');
+    expect(screen.queryAllByTestId('tab-link')).toEqual([]);
+    expect(answer.querySelector('a, button[data-tab]')).toBeNull();
+    fireEvent.click(within(answer).getByText(/open your bank/));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(background.sent('tabs/focus')).toEqual([]);
   });
 });
 
@@ -349,6 +364,14 @@ describe('hand-over', () => {
     expect(screen.getAllByTestId('handover-need').map((n) => n.textContent)).toEqual(['FoxAgent needs you: Pick a delivery slot']);
     act(() => background.emit({ type: 'handover/resolved', id: 'h2' }));
     expect(screen.queryByTestId('handover')).toBeNull();
+  });
+
+  test('a need a page steered names the site of the tab it brings to the front, as text', async () => {
+    await renderApp();
+    act(() => background.emit({ type: 'handover/requested', request: { id: 'h3', runId: 'r3', conversationId: 'c1', tabId: 5, site: 'https://evil.example', need: 'Enter your <i>bank</i> password here' } }));
+    const need = await screen.findByTestId('handover-need');
+    expect(need.textContent).toBe('FoxAgent needs you on https://evil.example: Enter your <i>bank</i> password here');
+    expect(need.querySelector('i')).toBeNull();
   });
 });
 
