@@ -4,7 +4,7 @@
  * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
  * example. A JSON object inside a sentence is not a call.
  */
-import { attemptsFromJson, callsFromJson, isCall, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
@@ -74,8 +74,6 @@ function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span |
   return calls ? { start, end: tailEnd, calls } : undefined;
 }
 
-/** A call wrapper's closing tag after a bare call, its opening lost. */
-export const STRAY_CLOSER = /^\s*<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>/i;
 
 export const bare: Detector = (ctx) => {
   const text = ctx.text;

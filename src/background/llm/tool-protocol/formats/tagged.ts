@@ -3,7 +3,7 @@
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
  * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
-import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
@@ -177,8 +177,11 @@ export const functionTag: Detector = (ctx) => {
     let before = m.index;
     while (ctx.text[before - 1] === ' ' || ctx.text[before - 1] === '\t') before--;
     const glued = before > 0 && ctx.text[before - 1] !== '\n';
-    if (call && glued && atEnd) spans.push(spanOf(m.index, m.index + m[0].length, [{ problem: 'cut_off', name: call.name }], 'tail'));
-    else if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call], atEnd ? undefined : 'tail'));
+    // The wrapper's closing tag left after it, its opening stripped by the server (`…</function>\n</tool_call>`), belongs to the call.
+    const stray = atEnd ? null : STRAY_CLOSER.exec(ctx.text.slice(m.index + m[0].length, m.index + m[0].length + 64));
+    const end = m.index + m[0].length + (stray ? stray[0].length : 0);
+    if (call && glued && atEnd) spans.push(spanOf(m.index, end, [{ problem: 'cut_off', name: call.name }], 'tail'));
+    else if (call) spans.push(spanOf(m.index, end, [call], atEnd ? undefined : 'tail'));
   }
   return spans;
 };
