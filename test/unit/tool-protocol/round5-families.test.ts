@@ -2,7 +2,7 @@
  * Where the families added from the fifth held-out round stop (MiniMax M3's element arguments,
  * xing4's `<param_key>` pairs, MiniCPM5's `<function name>`, DeepSeek V4's `<tool_call name>` and
  * DSML `tool_calls`, DeepSeek calls without their section tokens, a call wrapper in the fence of
- * the reply, Llama 3.2's mistyped arguments key): each shape quoted inside a sentence, in a fence
+ * the reply, Llama 3.2's mistyped arguments key, FunctionGemma without `call:`): each shape quoted inside a sentence, in a fence
  * presented as an example, or in a block quote is no call and no failure, and the filter shows it
  * whole. Each family's call cut off at the end of the reply is a failure, hidden from the user.
  */
@@ -79,6 +79,19 @@ describe('a wrapped call in a fence', () => {
     const text = `Here is the markup the old template used:\n\n${fenced}`;
     const result = expectNothing(text);
     expect(squash(result.text)).toBe(squash(text));
+  });
+});
+
+describe("FunctionGemma's call without `call:`", () => {
+  test('naming an offered tool, closed with a mistyped end token: the call, hidden', () => {
+    const text = '<start_function_call>search{query:<escape>rice<escape>}</end_function_call>';
+    expect(parseToolCalls(text, TOOLS).calls).toEqual([{ name: 'search', arguments: { query: 'rice' } }]);
+    for (const size of SIZES) expect({ size, shown: streamThrough(text, TOOLS, size) }).toEqual({ size, shown: '' });
+  });
+
+  test('naming no offered tool: no call, and no call read past the first', () => {
+    const result = parseToolCalls('<start_function_call>lookup{query:<escape>rice<escape>}<end_function_call>', TOOLS);
+    expect(result.calls).toEqual([]);
   });
 });
 
