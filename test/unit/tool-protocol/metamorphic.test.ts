@@ -44,9 +44,16 @@ test('the corpus has positives to vary', () => {
  * brackets or markup (`read_page()`, which after prose is a sentence naming a function; likewise a
  * tool's name on a line with JSON on the next, Functionary's recipient forms: v3.2's, and v2's name then
  * `<|content|>` where its generation prompt ended at `<|recipient|>`), and a JSON
- * call with prose after it on its line (after a line of prose, the same JSON is data in a sentence).
+ * call with prose after it on its line (after a line of prose, the same JSON is data in a sentence),
+ * and a call wrapper inside a fence (Qwen2's ```xml around `<function_call>`), a call only as the fence the reply opens with.
  */
-const WHOLE_REPLY_ONLY = new Set(['pythonic: bare call, no brackets', 'bare-json: OpenAI tool_calls object then prose', 'llamacpp: functionary v3.2 recipient then arguments', 'functionary-v2: the reply opens with the recipient']);
+const WHOLE_REPLY_ONLY = new Set([
+  'pythonic: bare call, no brackets',
+  'bare-json: OpenAI tool_calls object then prose',
+  'llamacpp: functionary v3.2 recipient then arguments',
+  'functionary-v2: the reply opens with the recipient',
+  'round5: Qwen2 <function_call> JSON inside an ```xml fence',
+]);
 
 describe('a line of prose before the call', () => {
   test.each(positives.filter((c) => !startsInTemplate(c.output) && !WHOLE_REPLY_ONLY.has(c.id)).map((c) => [c.id, c] as const))('%s', (_id, c) => {

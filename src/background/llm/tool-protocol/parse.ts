@@ -12,6 +12,7 @@
  * Model output is untrusted and may be large: every step is linear in the text (no pass re-reads
  * what an earlier one covered, and no regular expression can backtrack over the whole input).
  */
+import { functionNamed, toolCallNamed } from './formats/attributed';
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
@@ -29,16 +30,16 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, wrapped, invoke, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bare, nameLines];
 
 /**
- * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
 function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
     for (const lone of matchesOf(/<\/(think|thinking)>|\[BEGIN FINAL RESPONSE\]/gi, text)) {

@@ -44,6 +44,9 @@ export interface ScanContext {
 
 export type Detector = (ctx: ScanContext) => Span[];
 
+/** A call wrapper's closing tag after a call whose opening the server stripped (a bare call, `<function=…>`). */
+export const STRAY_CLOSER = /^\s*<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>/i;
+
 /** A call, or why the markup gave none. */
 export type Attempt = ParsedCall | Problem;
 

@@ -12,7 +12,7 @@
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { STRAY_CLOSER } from './formats/bare';
+import { STRAY_CLOSER } from './scan';
 import { EXAMPLE_LEAD } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';

@@ -103,6 +103,7 @@ export const FUNCTIONARY_HEADER = /^<\|(?:from|recipient)\|>/;
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
   { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
+  { literal: '<mm:think>', anywhere: true, match: /^<mm:think>/i, closer: () => tag(/<\/mm:think>/i) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
   { literal: '<tool_call_reasoning>', anywhere: true, match: /^<tool_call_reasoning>/i, closer: () => tag(/<\/tool_call_reasoning>/i) },
@@ -124,13 +125,18 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
-  { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<end_function_call>/) },
+  { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<\/?end_function_call>/) },
   { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
+  // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
+  { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
+  { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s/i, closer: () => wrapper(/<\/tool_call\s*>/i) },
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
   { literal: '<call_record ', match: /^<call_record\s/i, closer: () => wrapper(/<\/call_record>/i) },
   { literal: '<｜tool▁calls▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}calls${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i')) },
+  // A DeepSeek call whose section tokens the server stripped: up to its own end token.
+  { literal: '<｜tool▁call▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}call${SEP}end${BAR}>`, 'i')) },
   { literal: '<|python_tag|>', glued: true, token: true, match: /^<\|python_tag\|>/, closer: (m) => ({ kind: 'json-run', run: new JsonRunScan(m[0].length) }) },
   { literal: '<tools>', glued: true, match: /^<tools>/i, closer: (m) => holdingValues(wrapper(/<\/tools>/i), m, /^<tools>/i) },
   { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: (m) => holdingValues(wrapper(/<\/tool[-_]use>/i), m, /^<tool[-_]use>/i) },
@@ -162,8 +168,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|content|>', drop: true, match: /^<\|content\|>/, closer: () => tag(/>/) },
   { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_begin\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: (m) => holdingValues(tag(/<\|tool_calls_section_end\|>/), m, /^<\|tool_calls_section_begin\|>/) },
-  { literal: '<｜DSML｜function_calls>', glued: true, token: true, match: /^<[｜|]DSML[｜|]function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
-  { literal: '<|DSML|function_calls>', glued: true, token: true, match: /^<\|DSML\|function_calls>/, closer: () => tag(/<\/[｜|]DSML[｜|]function_calls>/) },
+  // DSML: V3.2's `function_calls`, V4's `tool_calls`, V4.1's ` calls` (a blank after the token).
+  ...['<｜DSML｜function_calls>', '<|DSML|function_calls>', '<｜DSML｜tool_calls>', '<|DSML|tool_calls>', '<｜DSML｜ calls>', '<|DSML| calls>'].map(
+    (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/) }),
+  ),
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
   { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
@@ -172,9 +180,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think|tool_call_reasoning)>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*"(name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)"\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
-export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call)$/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
+export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;
 

@@ -4,6 +4,7 @@
  * (`opener`), and where no markup can open at all (`cannotOpenAt`). The fixed openers are in
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
+import { FENCED_WRAPPERS } from './formats/fenced';
 import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
 import { parseToolCalls } from './parse';
@@ -31,6 +32,9 @@ export interface Recogniser {
   opener(held: string, at: Position): CloserSpec | undefined;
   cannotOpenAt(text: string, i: number): boolean;
 }
+
+/** The call wrappers a fence opening the reply may hold, as the parser unwraps them. */
+const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
 
 export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const names = tools.map((t) => nameKey(toolNameOf(t)));
@@ -67,7 +71,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (text[0] === '{' || text[0] === '[') {
-      if (text.length < 40 && /^[[{]\s*(\[?\s*\{?\s*("[a-z_]*"?\s*:?\s*)?)?$/i.test(text)) return true;
+      if (text.length < 40 && /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i.test(text)) return true;
       // Qwen's `[Calling tool: name(…)]`: held while it may still become one.
       const calling = /^\[calling tool:\s*/.exec(lower);
       if (text[0] === '[' && text.length < 40 && (calling || '[calling tool:'.startsWith(lower))) {
@@ -85,6 +89,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       if (first === -1) return true;
       const word = /^[\w-]*$/.exec(body.slice(first));
       if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+      if (!at.shownContent && FENCED_WRAPPER_TAGS.some((t) => t.startsWith(body.slice(first, first + t.length).toLowerCase()))) return true;
     }
     if (!at.shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
@@ -114,7 +119,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const ch = text[i];
     if (ch === '<') return !/[\w|｜/]/.test(next);
     if (ch === '[') return !/[\s{\w/]/.test(next);
-    if (ch === '{') return !/[\s"]/.test(next);
+    // `{"name"` or a Python dict's `{'name'`.
+    if (ch === '{') return !/[\s"']/.test(next);
     if (ch === '>') return next !== '>';
     return false;
   };
@@ -152,7 +158,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
       const body = held.slice(fence.body);
       const first = body.search(/\S/);
-      if (first !== -1 && (/[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
+      const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
+      if (first !== -1 && (wrapped || /[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
         return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
       }
     }

@@ -105,9 +105,25 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
   return top.next === 'after' ? 'repairable' : 'cut';
 }
 
+/** `"parameters'` or `"parameters>` right before the arguments object: the key's `":` mistyped (seen from Llama 3.2). */
+const MISTYPED_CALL_KEY = /"(parameters|arguments)(?:'[ \t]*:|>)[ \t]*(?=\{)/;
+const MISTYPED_CALL_KEY_ALL = new RegExp(MISTYPED_CALL_KEY.source, 'g');
+
+/** The text with a call's mistyped arguments key written as JSON, where the text does not parse as it is. */
+function withCallKeyRepaired(text: string): string {
+  if (!MISTYPED_CALL_KEY.test(text)) return text;
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return text.replace(MISTYPED_CALL_KEY_ALL, '"$1":');
+  }
+}
+
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
+
 export function parseLooseJson(text: string): Json | undefined {
-  const trimmed = text.trim();
+  const trimmed = withCallKeyRepaired(text.trim());
   if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
   const ending = jsonEnding(trimmed);
   // Cut inside a value: nothing to read (and no failed parse to pay for).

@@ -4,8 +4,8 @@
  * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
  * example. A JSON object inside a sentence is not a call.
  */
-import { attemptsFromJson, callsFromJson, isCall, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
-import { matchBracket, parseLooseJson, splitTopLevel } from '../values';
+import { attemptsFromJson, callsFromJson, isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
+import { jsonEnding, matchBracket, parseLooseJson, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
@@ -44,7 +44,11 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
   const problem = attempts?.find((a): a is Problem => !isCall(a));
   if (problem) return problem;
   const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
-  return head && ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
+  if (head && ctx.resolve(head[1]!)) return { problem: 'unparsable', name: head[1] };
+  // A call's JSON naming an offered tool that cannot be read (quotes garbled, Llama 3.2), or stops inside its arguments.
+  const named = /^\{\s*"name"\s*:\s*"([\w.-]{1,100})"\s*,/.exec(value);
+  if (!named || !ctx.resolve(named[1]!) || parseLooseJson(value) !== undefined) return undefined;
+  return { problem: jsonEnding(value.trim()) === 'cut' ? 'cut_off' : 'unparsable', name: named[1] };
 }
 
 /** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
@@ -70,8 +74,6 @@ function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span |
   return calls ? { start, end: tailEnd, calls } : undefined;
 }
 
-/** A call wrapper's closing tag after a bare call, its opening lost. */
-export const STRAY_CLOSER = /^\s*<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>/i;
 
 export const bare: Detector = (ctx) => {
   const text = ctx.text;

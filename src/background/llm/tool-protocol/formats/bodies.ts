@@ -127,15 +127,15 @@ function arrowCall(ctx: ScanContext, body: string): Attempt | undefined {
   return named(ctx.resolve, head[1]!, args);
 }
 
-/** GLM-4.5: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs. */
+/** GLM-4.5: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs (xing4: `<param_key>`/`<param_value>`). */
 function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
   // The newlines may arrive written out (`name\\n<arg_key>`), as GLM-4.6 sometimes writes them.
-  const head = /^\s*([\w.-]+)(?:\s|\\n)*(?=<(?:longcat_)?arg_key>|$)/.exec(body);
+  const head = /^\s*([\w.-]+)(?:\s|\\n)*(?=<(?:longcat_arg|arg|param)_key>|$)/.exec(body);
   if (!head) return undefined;
   const args: Record<string, unknown> = {};
   let cut = false;
-  // LongCat writes the same pairs as `<longcat_arg_key>`/`<longcat_arg_value>`.
-  for (const m of matchesOf(/<(longcat_)?arg_key>([\s\S]*?)<\/\1arg_key>(?:\s|\\n)*<\1arg_value>([\s\S]*?)(<\/\1arg_value>|$)/g, body.slice(head[0].length))) {
+  // LongCat writes the same pairs as `<longcat_arg_key>`/`<longcat_arg_value>`, xing4 as `<param_key>`/`<param_value>`.
+  for (const m of matchesOf(/<(longcat_arg|arg|param)_key>([\s\S]*?)<\/\1_key>(?:\s|\\n)*<\1_value>([\s\S]*?)(<\/\1_value>|$)/g, body.slice(head[0].length))) {
     if (!m[4]) cut = atEnd;
     args[m[2]!.trim()] = new XmlNode(m[3]!, 'none');
   }
@@ -208,7 +208,7 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];
   const glm = glmCall(ctx, body, atEnd);
-  if (glm && /<(?:longcat_)?arg_key>/.test(body)) return [glm];
+  if (glm && /<(?:longcat_arg|arg|param)_key>/.test(body)) return [glm];
   const python = /^[A-Za-z_][\w.-]*\s*\(/.test(body.slice(first, first + 120)) ? pythonCalls(ctx, body) : undefined;
   if (python) return python;
   // A lone name: a call without arguments (GLM, Poolside); in a closed wrapper, a name no tool has is an unknown tool.

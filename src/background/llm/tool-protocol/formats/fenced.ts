@@ -124,6 +124,26 @@ function unknownInCallFence(lang: string, body: string, resolve: (n: string) => 
   return call && !resolve(call.name) ? { problem: 'unknown_tool', name: call.name } : undefined;
 }
 
+/** Call wrappers a model may put inside the fence of its whole reply (Qwen2: ```xml around `<function_call>`). */
+export const FENCED_WRAPPERS = ['tool_call', 'tool_calls', 'function_call', 'tools'];
+
+/** A fence body that is one call wrapper: what the wrapper holds (its closing tag may be missing); else the body. */
+function unwrapped(body: string): string {
+  const trimmed = body.trim();
+  for (const tag of FENCED_WRAPPERS) {
+    if (!trimmed.toLowerCase().startsWith(`<${tag}>`)) continue;
+    const inner = trimmed.slice(tag.length + 2);
+    return inner.toLowerCase().endsWith(`</${tag}>`) ? inner.slice(0, -(tag.length + 3)) : inner;
+  }
+  return body;
+}
+
+/** Whether only blanks come before `at`: the fence opens the reply. */
+function opensReply(text: string, at: number): boolean {
+  for (let i = 0; i < at; i++) if (!/\s/.test(text[i]!)) return false;
+  return true;
+}
+
 export const fenced: Detector = (ctx) => {
   const spans: Span[] = [];
   let previousEnd = 0;
@@ -139,7 +159,7 @@ export const fenced: Detector = (ctx) => {
       if (attempt) spans.push(spanOf(start, end, [attempt]));
       continue;
     }
-    const calls = callsInBody(fence.body, ctx.resolve);
+    const calls = callsInBody(fence.body, ctx.resolve) ?? (fence === ctx.fences[0] && opensReply(ctx.text, start) ? callsInBody(unwrapped(fence.body), ctx.resolve) : undefined);
     // Command R+ writes `Action:` on the line before its call's fence: part of the markup.
     const action = /(?:^|\n)Action:[ \t]*\n$/.exec(lead);
     if (calls?.length) spans.push({ start: action ? start - action[0].length + (action[0][0] === '\n' ? 1 : 0) : start, end, calls });

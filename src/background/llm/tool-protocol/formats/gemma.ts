@@ -3,7 +3,8 @@
  * `<start_function_call>call:name{key:<escape>text<escape>}<end_function_call>`. Seen in real
  * outputs as well: several `call:` in one wrapper, bare words as string values (`{domain:light}`,
  * `[alpha,beta]`), a string opened with a quote and closed with `<|"|>`, and the paren form
- * `call:name(query="…", limit=10)` with no end token.
+ * `call:name(query="…", limit=10)` with no end token; FunctionGemma's first call without `call:` and
+ * its end token written as a closing tag (`</end_function_call>`), as a Gemma 4 E2B wrote it.
  *
  * Each wrapper's body is read only up to the next wrapper's opener, so the whole text is read once.
  */
@@ -11,7 +12,8 @@ import { matchesOf, named, spanOf, type Attempt, type Detector } from '../scan';
 import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
 
 const OPENER = /<\|tool_call>|<start_function_call>/g;
-const CLOSERS = ['<tool_call|>', '<end_function_call>'];
+/** The end tokens; `</end_function_call>` as small models mistype FunctionGemma's. */
+const CLOSERS = ['<tool_call|>', '<end_function_call>', '</end_function_call>'];
 /** String delimiters that open and close a string (Gemma 4, FunctionGemma). */
 const STRING_TOKENS = ['<|"|>', '<escape>'];
 const MAX_DEPTH = 32;
@@ -26,10 +28,13 @@ export const gemma: Detector = (ctx) => {
     const attempts: Attempt[] = [];
     let i = m.index + m[0].length;
     for (;;) {
-      const head = /\s*call:([\w.-]+)\s*([{(])/y;
+      // A small model may leave out FunctionGemma's `call:` before the first call's name: then it must name an offered tool.
+      const first = !attempts.length && m[0] === '<start_function_call>';
+      const head = first ? /\s*(call:)?([\w.-]+)\s*([{(])/y : /\s*(call:)([\w.-]+)\s*([{(])/y;
       head.lastIndex = i;
-      const h = head.exec(text);
-      if (!h || head.lastIndex > limit) break;
+      const found = head.exec(text);
+      if (!found || head.lastIndex > limit || (!found[1] && !ctx.resolve(found[2]!))) break;
+      const h = [found[0], found[2], found[3]] as const;
       const open = head.lastIndex - 1;
       const read = h[2] === '(' ? readParen(text, open, limit, h[1]!) : new BodyReader(text, limit).object(open);
       if (!read) {

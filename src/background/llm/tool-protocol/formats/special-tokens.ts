@@ -11,11 +11,38 @@ const DS_CALLS_END = new RegExp(`<${BAR}tool${SEP}calls${SEP}end${BAR}>`, 'i');
 const DS_CALL = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>([\\s\\S]*?)(?:<${BAR}tool${SEP}call${SEP}end${BAR}>|(?=<${BAR}tool${SEP}call${SEP}begin${BAR}>)|$)`, 'gi');
 const DS_CALL_BEGIN = new RegExp(`<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i');
 const DS_SEP = new RegExp(`<${BAR}tool${SEP}sep${BAR}>`, 'i');
+const DS_CALL_END = new RegExp(`<${BAR}tool${SEP}call${SEP}end${BAR}>$`, 'i');
 
-/** DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3), or `name<｜tool▁sep｜>{…}` (V3.1); Step-3's `<steptml:invoke>` after the separator. */
+/** One DeepSeek call's inside (between its begin and end tokens): `name<｜tool▁sep｜>{…}`, or `function<｜tool▁sep｜>name` + a JSON block. */
+function deepseekCall(ctx: ScanContext, inside: string, open: boolean): Attempt[] {
+  if (!DS_SEP.test(inside)) return [{ problem: 'unparsable' }];
+  const [left = '', right = ''] = inside.split(DS_SEP);
+  // Step-3 writes the call as `function<｜tool_sep｜><steptml:invoke name="…">` with parameter elements.
+  if (/^\s*<[\w-]{1,20}:invoke\s/.test(right)) return invokesIn(ctx, right, open);
+  let name = left.trim();
+  let body = right;
+  if (/^function$/i.test(name) || !name) {
+    const firstLine = right.match(/^\s*([^\n`{]+)/);
+    name = firstLine?.[1]?.trim() ?? '';
+    body = right.slice(firstLine?.[0].length ?? 0);
+  }
+  const json = body.match(/```(?:json)?\s*([\s\S]*?)(?:```|$)/)?.[1] ?? body;
+  const args = parseLooseJson(json);
+  if (open && jsonEnding(json.trim()) === 'cut') return [{ problem: 'cut_off', name }];
+  if (args && typeof args === 'object' && !Array.isArray(args)) return [named(ctx.resolve, name, args)];
+  return [{ problem: 'unparsable', name }];
+}
+
+/**
+ * DeepSeek: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + a JSON block (V3, R1), or
+ * `name<｜tool▁sep｜>{…}` (V3.1), inside `<｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>`; Step-3's
+ * `<steptml:invoke>` after the separator. A server may strip the section's tokens: calls then stand
+ * on their own tokens.
+ */
 export const deepseek: Detector = (ctx) => {
   const begin = ctx.text.match(DS_CALLS_BEGIN);
-  if (!begin || begin.index === undefined || ctx.isProtected(begin.index)) return [];
+  if (!begin || begin.index === undefined) return deepseekBareCalls(ctx);
+  if (ctx.isProtected(begin.index)) return [];
   const start = begin.index;
   const endMatch = ctx.text.slice(start).match(DS_CALLS_END);
   const end = endMatch?.index !== undefined ? start + endMatch.index + endMatch[0].length : ctx.text.length;
@@ -31,34 +58,22 @@ export const deepseek: Detector = (ctx) => {
     const attempt: Attempt = args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name.trim(), args) : { problem: open ? 'cut_off' : 'unparsable', name: name.trim() };
     return [spanOf(start, end, [attempt], 'anywhere')];
   }
-  for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) {
-    if (!DS_SEP.test(m[1]!)) {
-      attempts.push({ problem: 'unparsable' });
-      continue;
-    }
-    const [left = '', right = ''] = m[1]!.split(DS_SEP);
-    // Step-3 writes the call as `function<｜tool_sep｜><steptml:invoke name="…">` with parameter elements.
-    if (/^\s*<[\w-]{1,20}:invoke\s/.test(right)) {
-      attempts.push(...invokesIn(ctx, right, open));
-      continue;
-    }
-    let name = left.trim();
-    let body = right;
-    if (/^function$/i.test(name) || !name) {
-      const firstLine = right.match(/^\s*([^\n`{]+)/);
-      name = firstLine?.[1]?.trim() ?? '';
-      body = right.slice(firstLine?.[0].length ?? 0);
-    }
-    const json = body.match(/```(?:json)?\s*([\s\S]*?)(?:```|$)/)?.[1] ?? body;
-    const args = parseLooseJson(json);
-    const cut = open && jsonEnding(json.trim()) === 'cut';
-    if (cut) attempts.push({ problem: 'cut_off', name });
-    else if (args && typeof args === 'object' && !Array.isArray(args)) attempts.push(named(ctx.resolve, name, args));
-    else attempts.push({ problem: 'unparsable', name });
-  }
+  for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) attempts.push(...deepseekCall(ctx, m[1]!, open));
   // DeepSeek's tokens are its own: they count wherever they stand outside code and reasoning.
   return attempts.length ? [spanOf(start, end, attempts, 'anywhere')] : [];
 };
+
+/** DeepSeek calls without the section's tokens: each from its begin token to its end token (or the end of the reply). */
+function deepseekBareCalls(ctx: ScanContext): Span[] {
+  const spans: Span[] = [];
+  for (const m of matchesOf(DS_CALL, ctx.text)) {
+    // Without its separator, the token is only named (in prose about DeepSeek): no call, and no failed one.
+    if (ctx.isProtected(m.index) || !DS_SEP.test(m[1]!)) continue;
+    const open = m.index + m[0].length === ctx.text.length && !DS_CALL_END.test(m[0]);
+    spans.push(spanOf(m.index, m.index + m[0].length, deepseekCall(ctx, m[1]!, open), 'anywhere'));
+  }
+  return spans;
+}
 
 /** Where a tool name written just before `at` starts (a short backward walk over name characters), or -1. */
 function nameBefore(text: string, at: number): number {

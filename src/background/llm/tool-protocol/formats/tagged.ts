@@ -3,9 +3,9 @@
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
  * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
-import { matchesOf, named, Regions, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
-import { XmlNode } from '../xml-tree';
+import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
 import { readBody, type BodyReaders } from './bodies';
 
@@ -47,10 +47,34 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
   return named(ctx.resolve, head[1]!, json);
 }
 
+/**
+ * MiniMax M3: one element per argument (`<city>Beijing</city>`), objects as nested elements, lists
+ * as `<item>`s or as the same element written again. The elements stay markup here; the schema
+ * types them (`fit.ts`). Undefined when the body is not only elements (one left open: cut off).
+ */
+function elementArguments(ctx: ScanContext, body: string, toolName: string): Record<string, unknown> | undefined {
+  const name = ctx.resolve(toolName);
+  const props = name ? ctx.tools.schemaOf(name)?.properties : undefined;
+  const byKey = new Map(Object.keys(props ?? {}).map((k) => [k.toLowerCase(), k]));
+  const children = readChildren(body, props ? new Set(byKey.keys()) : undefined);
+  if (!children) return undefined;
+  const args: Record<string, unknown> = {};
+  for (const [key, nodes] of children) args[byKey.get(key) ?? key] = nodes.length === 1 ? nodes[0] : nodes;
+  return args;
+}
+
+const PARAMETER_TAG = /<(?:[\w-]{1,20}:)?parameter[\s=]/i;
+
 export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
   for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, body)) {
-    const args = parametersOf(m[2]!, atEnd && !m[3]);
+    const open = atEnd && !m[3];
+    if (!PARAMETER_TAG.test(m[2]!) && m[2]!.trim().startsWith('<')) {
+      const args = elementArguments(ctx, m[2]!, m[1]!);
+      attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: open ? 'cut_off' : 'unparsable', name: m[1] });
+      continue;
+    }
+    const args = parametersOf(m[2]!, open);
     attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] });
   }
   return attempts;
@@ -153,8 +177,11 @@ export const functionTag: Detector = (ctx) => {
     let before = m.index;
     while (ctx.text[before - 1] === ' ' || ctx.text[before - 1] === '\t') before--;
     const glued = before > 0 && ctx.text[before - 1] !== '\n';
-    if (call && glued && atEnd) spans.push(spanOf(m.index, m.index + m[0].length, [{ problem: 'cut_off', name: call.name }], 'tail'));
-    else if (call) spans.push(spanOf(m.index, m.index + m[0].length, [call], atEnd ? undefined : 'tail'));
+    // The wrapper's closing tag left after it, its opening stripped by the server (`…</function>\n</tool_call>`), belongs to the call.
+    const stray = atEnd ? null : STRAY_CLOSER.exec(ctx.text.slice(m.index + m[0].length, m.index + m[0].length + 64));
+    const end = m.index + m[0].length + (stray ? stray[0].length : 0);
+    if (call && glued && atEnd) spans.push(spanOf(m.index, end, [{ problem: 'cut_off', name: call.name }], 'tail'));
+    else if (call) spans.push(spanOf(m.index, end, [call], atEnd ? undefined : 'tail'));
   }
   return spans;
 };
@@ -181,17 +208,26 @@ export const invoke: Detector = (ctx) => {
   return spans;
 };
 
-/** DeepSeek V3.2 DSML: `<｜DSML｜function_calls>` holding `<｜DSML｜invoke name>` and typed `<｜DSML｜parameter>`s. */
+/**
+ * DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4), or V4.1's
+ * `<｜DSML｜ calls>` with a blank after the token on every tag, holding `<｜DSML｜invoke name>` and
+ * typed `<｜DSML｜parameter>`s.
+ */
+const DSML = '<[｜|]DSML[｜|] ?';
+const DSML_CLOSE = '</[｜|]DSML[｜|] ?';
+const DSML_BLOCK = new RegExp(`${DSML}(?:function_|tool_)?calls>([\\s\\S]*?)(${DSML_CLOSE}(?:function_|tool_)?calls>|$)`, 'g');
+const DSML_INVOKE = new RegExp(`${DSML}invoke\\s+name\\s*=\\s*"([^"]+)"\\s*>([\\s\\S]*?)(${DSML_CLOSE}invoke>|$)`, 'g');
+const DSML_PARAMETER = new RegExp(`${DSML}parameter\\s+name\\s*=\\s*"([^"]+)"(?:\\s+string\\s*=\\s*"(true|false)")?\\s*>([\\s\\S]*?)(${DSML_CLOSE}parameter>|$)`, 'g');
+
 export const dsml: Detector = (ctx) => {
   const spans: Span[] = [];
-  for (const m of matchesOf(/<[｜|]DSML[｜|]function_calls>([\s\S]*?)(<\/[｜|]DSML[｜|]function_calls>|$)/g, ctx.text)) {
+  for (const m of matchesOf(DSML_BLOCK, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const attempts: Attempt[] = [];
-    for (const inv of matchesOf(/<[｜|]DSML[｜|]invoke\s+name\s*=\s*"([^"]+)"\s*>([\s\S]*?)(<\/[｜|]DSML[｜|]invoke>|$)/g, m[1]!)) {
+    for (const inv of matchesOf(DSML_INVOKE, m[1]!)) {
       const args: Record<string, unknown> = {};
       let cut = false;
-      const PARAM = /<[｜|]DSML[｜|]parameter\s+name\s*=\s*"([^"]+)"(?:\s+string\s*=\s*"(true|false)")?\s*>([\s\S]*?)(<\/[｜|]DSML[｜|]parameter>|$)/g;
-      for (const p of matchesOf(PARAM, inv[2]!)) {
+      for (const p of matchesOf(DSML_PARAMETER, inv[2]!)) {
         if (!p[4]) cut = true;
         // string="false" marks a JSON value; otherwise the text as written.
         const json = p[2] === 'false' ? parseLooseJson(p[3]!) : undefined;
