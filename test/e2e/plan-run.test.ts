@@ -107,6 +107,8 @@ test('a comparison plan runs: two steps at once, each page’s price in the answ
   expect(b!.startedAt!).toBeLessThan(a!.endedAt!);
   expect(done!.answer).toMatch(/Kettle at Shop A\]\(foxagent:tab\/\d+\) \| 39\.9 \|/);
   expect(done!.answer).toMatch(/Kettle at Shop B\]\(foxagent:tab\/\d+\) \| 34\.5 \|/);
+  // The tab the plan opened closes with it: its row links to the page instead.
+  expect(done!.answer).toContain(`](${new URL(shopC).href}) | 41 |`);
   await h.sidebar.waitForAnswer('34.5');
 
   // The tab the plan opened for Shop C is closed; the user's two shop tabs are still open.

@@ -17,13 +17,14 @@ const LINE_CHARS = 500;
 
 type TabNames = ReadonlyMap<number, { title: string; url: string }>;
 
-export function composeAnswer(record: PlanRecord, tabs: TabNames): string {
+/** `closing`: tabs the plan opened that close when it ends; their rows link to the page's address instead. */
+export function composeAnswer(record: PlanRecord, tabs: TabNames, closing: ReadonlySet<number> = new Set()): string {
   const statusOf = new Map(record.steps.map((status) => [status.id, status]));
   const rows = record.plan.steps.map((step) => ({ step, status: statusOf.get(step.id) }));
   const withFields = rows.filter((row) => row.step.fields.length);
   const without = rows.filter((row) => !row.step.fields.length);
   const parts: string[] = [];
-  if (withFields.length) parts.push(table(withFields, tabs));
+  if (withFields.length) parts.push(table(withFields, tabs, closing));
   if (without.length) parts.push(without.map(({ step, status }) => `- ${escapeMarkdown(clip(step.goal, LINE_CHARS))} — ${outcomeOf(status)}`).join('\n'));
   return parts.join('\n\n');
 }
@@ -33,7 +34,7 @@ interface Row {
   status: StepStatus | undefined;
 }
 
-function table(rows: readonly Row[], tabs: TabNames): string {
+function table(rows: readonly Row[], tabs: TabNames, closing: ReadonlySet<number>): string {
   const names: string[] = [];
   for (const { step } of rows) for (const field of step.fields) if (!names.includes(field.name)) names.push(field.name);
   const lines = [`| Source | ${names.map(escapeMarkdown).join(' | ')} |`, `| --- | ${names.map(() => '---').join(' | ')} |`];
@@ -51,7 +52,7 @@ function table(rows: readonly Row[], tabs: TabNames): string {
       }
       return escapeMarkdown(clip(formatValue(value), CELL_CHARS));
     });
-    const source = sourceOf(step, status, tabs);
+    const source = sourceOf(step, status, tabs, closing);
     lines.push(`| ${source.cell} | ${cells.join(' | ')} |`);
     if (lacking.length) missing.push(`Missing: ${source.plain} — ${lacking.map(escapeMarkdown).join(', ')}: ${escapeMarkdown(clip(reasonOf(status, values, lacking), LINE_CHARS))}`);
   }
@@ -59,15 +60,33 @@ function table(rows: readonly Row[], tabs: TabNames): string {
   return [lines.join('\n'), ...missing].join('\n\n');
 }
 
-/** The step's source: its tab's title (or site) as a link that focuses the tab, when the step had a tab. */
-function sourceOf(step: PlanStep, status: StepStatus | undefined, tabs: TabNames): { cell: string; plain: string } {
+/**
+ * The step's source: its tab's title (or site) as a link that focuses the tab, when the step had a
+ * tab; a tab that closes with the plan links to its page's web address instead (none: plain text).
+ */
+function sourceOf(step: PlanStep, status: StepStatus | undefined, tabs: TabNames, closing: ReadonlySet<number>): { cell: string; plain: string } {
   const tabId = status?.tabId ?? (step.tab.kind === 'tab' ? step.tab.tabId : undefined);
   const tab = tabId === undefined ? undefined : tabs.get(tabId);
   const url = tab?.url ?? (step.tab.kind === 'url' ? step.tab.url : undefined);
   const site = status?.site ?? (url ? webOrigin(url) : undefined);
   const host = site ? site.replace(/^https?:\/\//, '') : undefined;
   const name = escapeMarkdown(clip(tab?.title?.trim() || host || `step ${step.id}`, LABEL_CHARS));
-  return { cell: tabId === undefined ? name : `[${name}](foxagent:tab/${tabId})`, plain: name };
+  if (tabId === undefined) return { cell: name, plain: name };
+  if (!closing.has(tabId)) return { cell: `[${name}](foxagent:tab/${tabId})`, plain: name };
+  const address = linkAddress(url);
+  return { cell: address ? `[${name}](${address})` : name, plain: name };
+}
+
+/** A page's http(s) address as a Markdown link target: nothing in it can end the link early. */
+function linkAddress(url: string | undefined): string | undefined {
+  if (!url || url.length > 2000) return undefined;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+    return parsed.href.replace(/[()\s<>[\]\\`]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  } catch {
+    return undefined;
+  }
 }
 
 function reasonOf(status: StepStatus | undefined, values: Record<string, FieldValue>, lacking: readonly string[]): string {

@@ -23,7 +23,7 @@ import { freshSteps, reasonOf, resetStep } from './step-status';
 export interface PlanCore {
   checkPlan(plan: Plan, tabs: readonly { id: number }[]): string[];
   isReadOnly(plan: Plan): boolean;
-  composeAnswer(record: PlanRecord, tabs: ReadonlyMap<number, { title: string; url: string }>): string;
+  composeAnswer(record: PlanRecord, tabs: ReadonlyMap<number, { title: string; url: string }>, closing?: ReadonlySet<number>): string;
 }
 
 /** The browser's tabs, as the service needs them. */
@@ -240,7 +240,9 @@ export class PlanService implements PlanControl, PlanStarter {
     try {
       const tabs = await this.deps.tabs.list();
       const described = new Map(tabs.map((t) => [t.id, { title: t.title, url: t.url }]));
-      record.answer = this.deps.core.composeAnswer(record, described).slice(0, 200_000);
+      // Tabs that close with the plan cannot be brought to the front later: their rows link to the page.
+      const closing = new Set((await this.deps.settings()).keepOpenedTabs ? [] : record.openedTabs);
+      record.answer = this.deps.core.composeAnswer(record, described, closing).slice(0, 200_000);
       await this.answerInChat(record);
       await this.closeOpened(record);
     } finally {

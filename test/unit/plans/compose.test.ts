@@ -115,3 +115,34 @@ test('steps without fields are listed with their outcome', () => {
   );
   expect(answer).toBe('- Copy the address — Copied the address into the form.\n- Submit the form — failed: The login page needs you.');
 });
+
+test('a tab that closes with the plan links to its page instead, an address that cannot end the link early; without a web address it is plain text', () => {
+  const closingTabs = new Map([
+    ...tabs,
+    [12, { title: 'Shop C kettle', url: 'https://shop-c.example/k?q=a) [x](javascript:alert(1)' }],
+    [14, { title: 'Local file', url: 'file:///etc/passwd' }],
+  ]);
+  const answer = composeAnswer(
+    record(
+      [
+        { id: 'a', state: 'done', tabId: 3, fields: { price: 1299, delivery_days: 2 } },
+        { id: 'c', state: 'done', tabId: 12, fields: { price: 41, delivery_days: 3 } },
+        { id: 'd', state: 'done', tabId: 14, fields: { price: 1, delivery_days: 1 } },
+      ],
+      [
+        { id: 'a', goal: 'Read shop A', tab: { kind: 'tab', tabId: 3 }, fields },
+        { id: 'c', goal: 'Read shop C', tab: { kind: 'url', url: 'https://shop-c.example/k' }, fields },
+        { id: 'd', goal: 'Read the file', tab: { kind: 'url', url: 'https://shop-d.example/' }, fields },
+      ],
+    ),
+    closingTabs,
+    new Set([12, 14]),
+  );
+  const rows = answer.split('\n').slice(2);
+  expect(rows[0]).toBe('| [Kettle – Shop A](foxagent:tab/3) | 1299 | 2 |');
+  expect(rows[1]).toBe('| [Shop C kettle](https://shop-c.example/k?q=a%29%20%5Bx%5D%28javascript:alert%281%29) | 41 | 3 |');
+  expect(rows[2]).toBe('| Local file | 1 | 1 |');
+  // Through the sidebar's own Markdown: one link to the shop's page, nothing else.
+  const links = JSON.stringify(parseMarkdown(rows[1]!)).match(/"href":"[^"]*"/g);
+  expect(links).toEqual(['"href":"https://shop-c.example/k?q=a%29%20%5Bx%5D%28javascript:alert%281%29"']);
+});
