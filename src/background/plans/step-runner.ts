@@ -73,6 +73,9 @@ async function runStep(job: StepJob, deps: StepRunnerDeps): Promise<StepOutcome>
     if (job.signal.aborted) return stopped();
     if (!(await deps.tabs.loaded(tabId))) return fail(say('planPageNeverLoaded', Math.round((deps.loadTimeoutMs ?? 30_000) / 1000)));
     const tab = (await deps.tabs.read(tabId)) ?? resolved.tab;
+    const redirected = await consentToRedirect(job, deps, resolved.tab, tab);
+    if (job.signal.aborted) return stopped();
+    if (redirected) return fail(redirected);
     job.progress({ site: originOfUrl(tab.url) ?? '' });
     return await work(job, deps, tab, closed.signal);
   } finally {
@@ -97,7 +100,12 @@ async function consentToOpen(job: StepJob, deps: StepRunnerDeps): Promise<Locali
   const origin = originOfUrl(url);
   const readOn = where.kind === 'from_step' ? job.inputSites?.[where.stepId] : origin;
   if (!url || (origin && origin === readOn && job.grant.sites.has(origin))) return undefined;
-  const call = { id: `${job.planId}:${job.step.id}:open`, name: 'open_tab', arguments: { url } };
+  return askToOpen(job, deps, url, 'open');
+}
+
+/** Asks the permission gate about a page address nobody approved, as an `open_tab` the page supplied. */
+async function askToOpen(job: StepJob, deps: StepRunnerDeps, url: string, why: 'open' | 'redirect'): Promise<Localized | undefined> {
+  const call = { id: `${job.planId}:${job.step.id}:${why}`, name: 'open_tab', arguments: { url } };
   const gateCall = { tool: { name: 'open_tab', risk: 'navigate' as const }, args: call.arguments, call };
   const scope: GateScope = {
     conversationId: job.conversationId,
@@ -108,6 +116,26 @@ async function consentToOpen(job: StepJob, deps: StepRunnerDeps): Promise<Locali
   deps.gate.settled?.(gateCall, scope, verdict, { status: verdict.allowed ? 'done' : 'denied' });
   if (verdict.allowed) return undefined;
   return verdict.reasonText ?? say('planStepDenied', 'open_tab');
+}
+
+/**
+ * A tab the step opened may have been redirected while it loaded: to another site than the
+ * address it opened (an intranet page, a site nobody approved). Staying on that site, moving from
+ * http to https on the same host, or landing on an approved site needs nothing; anywhere else the
+ * step reads nothing until the gate allows it, as an address the page supplied.
+ */
+async function consentToRedirect(job: StepJob, deps: StepRunnerDeps, opened: StepTab, landed: StepTab): Promise<Localized | undefined> {
+  if (job.step.tab.kind === 'tab' || opened.id === job.previousTabId) return undefined;
+  const from = webURL(opened.url);
+  const to = webURL(landed.url);
+  if (!from || !to || from.origin === to.origin || job.grant.sites.has(to.origin)) return undefined;
+  if (from.protocol === 'http:' && to.protocol === 'https:' && from.host === to.host) return undefined;
+  return askToOpen(job, deps, to.href, 'redirect');
+}
+
+function webURL(address: string): URL | undefined {
+  const href = webAddress(address);
+  return href ? new URL(href) : undefined;
 }
 
 async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: AbortSignal): Promise<StepOutcome> {

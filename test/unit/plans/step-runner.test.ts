@@ -316,3 +316,35 @@ test("an earlier step's address outside the plan's sites opens only if the user 
   expect(await runStep(job(fromSearch, { inputs: { search: { link: 'https://shop1.example/other' } }, inputSites: { search: 'https://shop1.example' } }).job)).toMatchObject({ ok: true });
   expect(events.slice(before).filter((e) => e.type === 'permission/requested')).toEqual([]);
 });
+
+test('a tab the step opened that a redirect took to a site nobody approved is read only if the user allows it; http to https on the same host, or an approved site, needs nothing', async () => {
+  const storage = new MemoryStorage();
+  const events: BgToUiEvent[] = [];
+  const prompter = new PermissionPrompter((e) => events.push(e), 5000);
+  const gate = new PolicyGate({ store: new PolicyStore(storage), prompter, audit: new AuditLog(storage), tab: async () => undefined, inspect: async () => undefined });
+  const t = setup('ollama');
+  // Where each address lands after its redirects.
+  const lands: Record<string, string> = {
+    'https://shop1.example/kettle?r=1': 'http://10.0.0.1/admin/reset',
+    'http://shop1.example/kettle': 'https://shop1.example/kettle',
+    'https://shop1.example/kettle?r=2': 'https://shop2.example/kettle',
+  };
+  const api: StepTabsApi = { ...t.browser.api, create: async (props) => t.browser.api.create({ ...props, url: lands[props.url] ?? props.url }) };
+  const runStep = createStepRunner({ runs: new RunRegistry(), session: async () => ({ router: routerFor(server.url, 'ollama'), settings: DEFAULT_SETTINGS, model: 'qwen3:4b' }), tools: pageWorld().tools, gate, tabs: new StepTabs(api, async () => 2), waitForLoad: async () => undefined, onTabRemoved: t.browser.onTabRemoved, core, loadTimeoutMs: 50 });
+  const grant = { sites: new Set(['https://shop1.example', 'http://shop1.example', 'https://shop2.example']), may: new Set<'interact'>(['interact']) };
+  const asked = () => events.filter((e): e is Extract<BgToUiEvent, { type: 'permission/requested' }> => e.type === 'permission/requested');
+  const refuse = setInterval(() => prompter.list().forEach((r) => prompter.answer(r.id, 'reject_once')), 5);
+  try {
+    const refused = await runStep(job({ tab: { kind: 'url', url: 'https://shop1.example/kettle?r=1' } }, { grant }).job);
+    expect(refused).toMatchObject({ ok: false, reason: { key: 'gateDenied' } });
+    expect(asked().map((e) => e.request.args)).toEqual([{ url: 'http://10.0.0.1/admin/reset' }]);
+    expect(server.chatRequests()).toHaveLength(0);
+
+    server.script({ text: 'It says 12 €.' }, { text: 'It says 13 €.' });
+    expect(await runStep(job({ tab: { kind: 'url', url: 'http://shop1.example/kettle' } }, { grant }).job)).toMatchObject({ ok: true });
+    expect(await runStep(job({ tab: { kind: 'url', url: 'https://shop1.example/kettle?r=2' } }, { grant }).job)).toMatchObject({ ok: true });
+    expect(asked()).toHaveLength(1);
+  } finally {
+    clearInterval(refuse);
+  }
+});
