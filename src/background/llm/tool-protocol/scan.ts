@@ -95,12 +95,27 @@ const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
 
-export function attemptFromObject(value: Json, resolve: NameResolver): Attempt | undefined {
+/** An offered tool's argument schema, where the request gave one. */
+export type SchemaOf = ToolTable['schemaOf'];
+
+/**
+ * `{"name": t, "options": {…}}`: one object beside the name under a key that is neither an arguments
+ * key nor a parameter the tool declares. Whether that object is the arguments or one argument is a
+ * guess, so the call is not run on it.
+ */
+function undeclaredWrapper(args: Record<string, Json>, schema: ReturnType<SchemaOf>): boolean {
+  const keys = Object.keys(args);
+  if (keys.length !== 1 || !isRecord(args[keys[0]!] ?? null)) return false;
+  return !Object.keys(schema?.properties ?? {}).includes(keys[0]!);
+}
+
+/** A call from an object; with `schemaOf`, an object whose arguments cannot be told apart (see `undeclaredWrapper`) is `unparsable`. */
+export function attemptFromObject(value: Json, resolve: NameResolver, schemaOf?: SchemaOf): Attempt | undefined {
   if (!isRecord(value)) return undefined;
   // An envelope holding the call as its one value: `{"tool": {"name": …}}` (Granite), `{"tool_call": {…}}` (Qwen3).
   const keys = Object.keys(value);
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
-  if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve);
+  if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve, schemaOf);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
   const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action;
   if (typeof rawName !== 'string') return undefined;
@@ -115,7 +130,9 @@ export function attemptFromObject(value: Json, resolve: NameResolver): Attempt |
   // object like that naming no tool is data, not a call.
   const name = resolve(rawName);
   if (!name) return undefined;
-  return { name, arguments: Object.fromEntries(Object.entries(source).filter(([k, v]) => !NAME_KEYS.includes(k) && !(k === 'type' && v === 'function'))) };
+  const args = Object.fromEntries(Object.entries(source).filter(([k, v]) => !NAME_KEYS.includes(k) && !(k === 'type' && v === 'function')));
+  if (schemaOf && undeclaredWrapper(args, schemaOf(name))) return { problem: 'unparsable', name };
+  return { name, arguments: args };
 }
 
 /** One call from a JSON object, or undefined (not call-shaped, or an unknown tool). */
@@ -128,12 +145,12 @@ export function callFromObject(value: Json, resolve: NameResolver): ParsedCall |
  * Attempts from a JSON value that is a call, an array of calls, or an OpenAI-style
  * `{"tool_calls": [...]}`; undefined unless every item is call-shaped.
  */
-export function attemptsFromJson(value: Json | undefined, resolve: NameResolver): Attempt[] | undefined {
+export function attemptsFromJson(value: Json | undefined, resolve: NameResolver, schemaOf?: SchemaOf): Attempt[] | undefined {
   if (value === undefined) return undefined;
-  if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve);
+  if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve, schemaOf);
   const items = Array.isArray(value) ? value : [value];
   if (!items.length) return undefined;
-  const attempts = items.map((item) => attemptFromObject(item, resolve));
+  const attempts = items.map((item) => attemptFromObject(item, resolve, schemaOf));
   return attempts.every((a): a is Attempt => a !== undefined) ? attempts : undefined;
 }
 

@@ -124,7 +124,7 @@ export const FIXED_OPENERS: Opener[] = [
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(-1)))) })),
   { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
-  { literal: '<|tool_call>', glued: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
+  { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<\/?end_function_call>/) },
   { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
@@ -173,6 +173,8 @@ export const FIXED_OPENERS: Opener[] = [
     (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/) }),
   ),
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
+  // Gemma 4's call with its wrapper tokens stripped by the server, starting its line.
+  { literal: 'call:', match: /^call:[\w.-]{1,100}[ \t]*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
   // A bracketed call mimicking a client's history placeholder, `[tool_call: name(…)]`: its line, read by the parser.

@@ -5,13 +5,18 @@
  * `[alpha,beta]`), a string opened with a quote and closed with `<|"|>`, and the paren form
  * `call:name(query="…", limit=10)` with no end token; FunctionGemma's first call without `call:` and
  * its end token written as a closing tag (`</end_function_call>`), as a Gemma 4 E2B wrote it.
+ * A server that strips special tokens (vLLM by default) leaves `call:name{key:value}` bare, its
+ * strings without their `<|"|>`: read where it starts a line and names an offered tool.
  *
- * Each wrapper's body is read only up to the next wrapper's opener, so the whole text is read once.
+ * Each wrapper's body is read only up to the next wrapper's opener, and each bare call's up to the
+ * next opener of either kind, so the whole text is read at most twice.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector } from '../scan';
 import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
 
 const OPENER = /<\|tool_call>|<start_function_call>/g;
+/** A bare Gemma call at the start of a line (its wrapper tokens stripped): `call:name{`. */
+const BARE = /^[ \t]*call:(?=[\w.-]{1,100}[ \t]*\{)/gm;
 /** The end tokens; `</end_function_call>` as small models mistype FunctionGemma's. */
 const CLOSERS = ['<tool_call|>', '<end_function_call>', '</end_function_call>'];
 /** String delimiters that open and close a string (Gemma 4, FunctionGemma). */
@@ -20,20 +25,27 @@ const MAX_DEPTH = 32;
 
 export const gemma: Detector = (ctx) => {
   const text = ctx.text;
-  const openers = [...matchesOf(OPENER, text)];
   const spans: Span[] = [];
-  openers.forEach((m, k) => {
-    if (ctx.isProtected(m.index)) return;
-    const limit = openers[k + 1]?.index ?? text.length;
+  const all = [...[...matchesOf(OPENER, text)].map((m) => ({ m, wrapped: true })), ...[...matchesOf(BARE, text)].map((m) => ({ m, wrapped: false }))].sort((a, b) => a.m.index - b.m.index);
+  // A wrapper reads up to the next wrapper (its body may hold `call:` lines); a bare call up to the next opener.
+  const limits: number[] = [];
+  for (let k = all.length - 1, nextWrapper = text.length; k >= 0; k--) {
+    limits[k] = all[k]!.wrapped ? nextWrapper : (all[k + 1]?.m.index ?? text.length);
+    if (all[k]!.wrapped) nextWrapper = all[k]!.m.index;
+  }
+  let covered = 0;
+  all.forEach(({ m, wrapped }, k) => {
+    if (m.index < covered || ctx.isProtected(m.index)) return;
+    const limit = limits[k]!;
     const attempts: Attempt[] = [];
-    let i = m.index + m[0].length;
+    let i = wrapped ? m.index + m[0].length : m.index;
     for (;;) {
       // A small model may leave out FunctionGemma's `call:` before the first call's name: then it must name an offered tool.
       const first = !attempts.length && m[0] === '<start_function_call>';
       const head = first ? /\s*(call:)?([\w.-]+)\s*([{(])/y : /\s*(call:)([\w.-]+)\s*([{(])/y;
       head.lastIndex = i;
       const found = head.exec(text);
-      if (!found || head.lastIndex > limit || (!found[1] && !ctx.resolve(found[2]!))) break;
+      if (!found || head.lastIndex > limit || ((!found[1] || !wrapped) && !ctx.resolve(found[2]!))) break;
       const h = [found[0], found[2], found[3]] as const;
       const open = head.lastIndex - 1;
       const read = h[2] === '(' ? readParen(text, open, limit, h[1]!) : new BodyReader(text, limit).object(open);
@@ -48,11 +60,15 @@ export const gemma: Detector = (ctx) => {
       i = read.end;
     }
     if (!attempts.length) return;
+    if (!wrapped && !attempts.every((a) => 'arguments' in a)) return;
     let end = i;
     while (end < limit && /\s/.test(text[end]!)) end++;
     const closer = CLOSERS.find((c) => text.startsWith(c, end));
     end = closer ? end + closer.length : attempts.every((a) => 'arguments' in a) ? end : limit;
-    spans.push({ ...spanOf(m.index, end, attempts), glue: 'tail' });
+    covered = end;
+    // Gemma 4's `<|tool_call>` is a special token: starting its line, words may follow it there (the rule for all
+    // special tokens but DeepSeek's). Glued between words it stands as text a model may have copied from a page.
+    spans.push({ ...spanOf(m.index, end, attempts), ...(wrapped ? { glue: m[0] === '<|tool_call>' ? 'token' : 'tail' } : {}) });
   });
   return spans;
 };

@@ -128,7 +128,8 @@ export const mistral: Detector = (ctx) => {
       const body = text.slice(i, stop);
       // [TOOL_CALLS] is a special token: always markup.
       const cut = end === -1 && jsonEnding(body) === 'cut';
-      const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve);
+      // An element whose arguments are a guess (`{"name": t, "options": {…}}`) is a failure, never a call on the guess.
+      const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve, ctx.tools.schemaOf);
       if (text.startsWith('[/TOOL_CALLS]', stop)) stop += '[/TOOL_CALLS]'.length;
       spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }], 'token'));
       covered = stop;
