@@ -17,6 +17,7 @@ import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
+import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
@@ -30,7 +31,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bracketFields, bare, nameLines];
 
 /**
  * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a

@@ -173,6 +173,8 @@ export const FIXED_OPENERS: Opener[] = [
     (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/) }),
   ),
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
+  // Ornith's call as a log line of fields, `[Tool Call] name=… id=… args={…}`, starting its line.
+  { literal: '[Tool Call] name=', match: /^\[Tool Call\][ \t]+name=/i, closer: () => ({ kind: 'balanced', brace: true }) },
   // Gemma 4's call with its wrapper tokens stripped by the server, starting its line.
   { literal: 'call:', match: /^call:[\w.-]{1,100}[ \t]*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },

@@ -66,6 +66,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
     if (!lineStart || at.lineQuoted) return false;
+    // Gemma 4's bare `call:name{`, while the name may still become an offered tool's.
+    const gemmaBare = /^call:([\w.-]{0,100})[ \t]*$/.exec(lower);
+    if (gemmaBare && names.some((n) => n.startsWith(gemmaBare[1]!))) return true;
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (FUNCTIONARY_HEADER.test(text) && text.length < 200 && !text.includes('<|content|>')) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
