@@ -13,3 +13,9 @@ export function streamThrough(text: string, tools: readonly ToolInput[], size: n
   }
   return shown + filter.flush();
 }
+
+/** Blanks collapsed: the parser and the filter may leave different runs of blanks where markup was. */
+export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Chunk sizes that split markup everywhere, and one that does not split it. */
+export const CHUNK_SIZES = [1, 3, 7, 10_000];

@@ -7,14 +7,12 @@
  * whole. Each family's call cut off at the end of the reply is a failure, hidden from the user.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { streamThrough } from '../../support/stream-through';
+import { CHUNK_SIZES as SIZES, squash, streamThrough } from '../../support/stream-through';
 
 const TOOLS = [
   { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } },
   { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
 ];
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-const SIZES = [1, 3, 7, 10_000];
 
 /** Each new family's call, as its model writes it. */
 const SHAPES: [string, string][] = [

@@ -6,14 +6,12 @@
  * the filter shows it whole; as the reply, its markup is hidden in every chunking.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { streamThrough } from '../../support/stream-through';
+import { CHUNK_SIZES as SIZES, squash, streamThrough } from '../../support/stream-through';
 
 const TOOLS = [
   { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } },
   { name: 'fill_form', parameters: { type: 'object', properties: { fields: { type: 'object' } } } },
 ];
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-const SIZES = [1, 3, 7, 10_000];
 
 /** Each new family's call, as its model writes it. */
 const SHAPES: [string, string][] = [
