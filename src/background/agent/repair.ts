@@ -11,6 +11,7 @@ import type { ToolCall } from '../llm/types';
 import type { ToolRegistry } from '../tools/registry';
 import { shapeOf } from './call-shape';
 import type { ToolOffer } from './tool-offer';
+import { clip } from '../clip';
 
 export type RepairKind = CallFailure['problem'] | 'invalid_arguments';
 
@@ -85,6 +86,3 @@ export function repairNote(problem: CallProblem): Localized {
 /** A call after a broken one in the same reply is not run: the model makes it again once the broken one is fixed. */
 export const NOT_RUN = 'Not run: a call before it in the same reply was broken. Make this call again after fixing that one, if it is still needed.';
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}

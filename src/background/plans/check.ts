@@ -5,7 +5,8 @@
  * shows them to the model, and the plans service to the user.
  */
 import type { Plan, PlanStep } from '../../shared/plan';
-import { clip } from './clip';
+import { clip } from '../clip';
+import { webOrigin } from './web-address';
 
 /** `restriction`: why FoxAgent cannot work in that tab (a browser page, a restricted site), as `OpenTab` says. */
 export function checkPlan(plan: Plan, tabs: readonly { id: number; restriction?: string }[]): string[] {
@@ -41,15 +42,6 @@ export function sitesOf(step: PlanStep, tabs: readonly { id: number; url: string
 }
 
 /** The origin of an http(s) address; undefined for anything else. */
-export function webOrigin(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function dependencyProblems(step: PlanStep, byId: ReadonlyMap<string, PlanStep>): string[] {
   const problems: string[] = [];
   for (const dep of new Set(step.dependsOn)) {

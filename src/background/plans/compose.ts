@@ -7,8 +7,8 @@
  * each did. Every page-derived text is escaped so it stays text in a table cell, and clipped.
  */
 import type { FieldValue, PlanRecord, PlanStep, StepStatus } from '../../shared/plan';
-import { webOrigin } from './check';
-import { clip } from './clip';
+import { webOrigin, webURL } from './web-address';
+import { clip } from '../clip';
 
 const MISSING = '—';
 const CELL_CHARS = 200;
@@ -79,14 +79,8 @@ function sourceOf(step: PlanStep, status: StepStatus | undefined, tabs: TabNames
 
 /** A page's http(s) address as a Markdown link target: nothing in it can end the link early. */
 function linkAddress(url: string | undefined): string | undefined {
-  if (!url || url.length > 2000) return undefined;
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-    return parsed.href.replace(/[()\s<>[\]\\`]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  } catch {
-    return undefined;
-  }
+  const parsed = url && url.length <= 2000 ? webURL(url) : undefined;
+  return parsed?.href.replace(/[()\s<>[\]\\`]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 function reasonOf(status: StepStatus | undefined, values: Record<string, FieldValue>, lacking: readonly string[]): string {

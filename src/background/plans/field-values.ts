@@ -6,7 +6,8 @@
  * function looks at a bounded head of its input, once.
  */
 import type { FieldType, FieldValue } from '../../shared/plan';
-import { clip } from './clip';
+import { clip } from '../clip';
+import { webURL } from './web-address';
 
 export type Coerced = { ok: true; value: FieldValue } | { ok: false; problem: string };
 
@@ -133,11 +134,7 @@ function withMonth(name: string, year: number, day: number): [number, number, nu
 function urlOf(raw: string): Coerced {
   const text = raw.trim();
   if (text.length > MAX_VALUE_CHARS) return { ok: false, problem: `the address is longer than ${MAX_VALUE_CHARS} characters` };
-  try {
-    const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { ok: true, value: url.href };
-  } catch {
-    // Not absolute: said below.
-  }
+  const url = webURL(text);
+  if (url) return { ok: true, value: url.href };
   return { ok: false, problem: `"${clip(raw, 60)}" is not an absolute http(s) address; give the whole address, starting with https://` };
 }

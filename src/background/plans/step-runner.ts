@@ -19,7 +19,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { PageLooker } from '../vision/fallback';
 import { HAND_OVER } from '../tools/control';
 import type { StepJob, StepOutcome, StepProgress, StepRunner } from './step-job';
-import { webAddress, type StepTab, type StepTabs } from './step-tab';
+import type { StepTab, StepTabs } from './step-tab';
+import { webAddress, webURL } from './web-address';
 
 /** The step task and tools the planner's side builds (passed in, so each side is tested on its own). */
 export interface StepCore {
@@ -131,11 +132,6 @@ async function consentToRedirect(job: StepJob, deps: StepRunnerDeps, opened: Ste
   if (!from || !to || from.origin === to.origin || job.grant.sites.has(to.origin)) return undefined;
   if (from.protocol === 'http:' && to.protocol === 'https:' && from.host === to.host) return undefined;
   return askToOpen(job, deps, to.href, 'redirect');
-}
-
-function webURL(address: string): URL | undefined {
-  const href = webAddress(address);
-  return href ? new URL(href) : undefined;
 }
 
 async function work(job: StepJob, deps: StepRunnerDeps, tab: StepTab, closed: AbortSignal): Promise<StepOutcome> {

@@ -6,6 +6,7 @@
  */
 import { say, type Localized } from '../../shared/i18n';
 import type { StepJob } from './step-job';
+import { webAddress } from './web-address';
 
 export interface StepTab {
   id: number;
@@ -23,17 +24,6 @@ export interface StepTabsApi {
 }
 
 export type Resolved = { ok: true; tab: StepTab } | { ok: false; reason: Localized };
-
-/** The http(s) address a step may open, or undefined. */
-export function webAddress(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 2000) return undefined;
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export class StepTabs {
   /** The tab group of each plan, once made. */

@@ -9,7 +9,7 @@ import { agentPrompt } from '../agent/prompts';
 import { defuse } from '../agent/untrusted';
 import type { LlmMessage } from '../llm/types';
 import { RETURN_FIELDS } from './step-tools';
-import { clip } from './clip';
+import { clip } from '../clip';
 
 export interface StepContext {
   tab: { id: number; title: string; url: string };
