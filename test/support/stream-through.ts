@@ -1,4 +1,5 @@
 /** A reply streamed through the tool-markup filter in pieces of `size`: what the sidebar ends up showing. */
+import { parseToolCalls, type ParseResult } from '../../src/background/llm/tool-protocol/parse';
 import { createToolMarkupFilter } from '../../src/background/llm/tool-protocol/stream-filter';
 import type { ToolInput } from '../../src/background/llm/tool-protocol/tools';
 
@@ -19,3 +20,14 @@ export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Chunk sizes that split markup everywhere, and one that does not split it. */
 export const CHUNK_SIZES = [1, 3, 7, 10_000];
+
+/**
+ * A text that holds no call: the parser gives neither a call nor a failure, and the filter shows
+ * what the parser leaves as text, in every chunking. Returns the parse.
+ */
+export function expectNoCall(text: string, tools: readonly ToolInput[]): ParseResult {
+  const result = parseToolCalls(text, tools);
+  expect({ calls: result.calls, failures: result.failures }).toEqual({ calls: [], failures: [] });
+  for (const size of CHUNK_SIZES) expect({ size, shown: squash(streamThrough(text, tools, size)) }).toEqual({ size, shown: squash(result.text) });
+  return result;
+}

@@ -7,7 +7,7 @@
  * whole. Each family's call cut off at the end of the reply is a failure, hidden from the user.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { CHUNK_SIZES as SIZES, squash, streamThrough } from '../../support/stream-through';
+import { CHUNK_SIZES as SIZES, expectNoCall, squash, streamThrough } from '../../support/stream-through';
 
 const TOOLS = [
   { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } },
@@ -25,12 +25,7 @@ const SHAPES: [string, string][] = [
   ['Llama 3.2 mistyped key', `{"name":"search","parameters':{'query':'rice'}}`],
 ];
 
-const expectNothing = (text: string) => {
-  const result = parseToolCalls(text, TOOLS);
-  expect({ calls: result.calls, failures: result.failures }).toEqual({ calls: [], failures: [] });
-  for (const size of SIZES) expect({ size, shown: squash(streamThrough(text, TOOLS, size)) }).toEqual({ size, shown: squash(result.text) });
-  return result;
-};
+const expectNothing = (text: string) => expectNoCall(text, TOOLS);
 
 describe('the new families as the reply', () => {
   test.each(SHAPES)('%s: one call of search, its markup hidden', (_family, shape) => {

@@ -6,7 +6,7 @@
  * the filter shows it whole; as the reply, its markup is hidden in every chunking.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { CHUNK_SIZES as SIZES, squash, streamThrough } from '../../support/stream-through';
+import { CHUNK_SIZES as SIZES, expectNoCall, squash, streamThrough } from '../../support/stream-through';
 
 const TOOLS = [
   { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } },
@@ -19,12 +19,7 @@ const SHAPES: [string, string][] = [
   ['Ornith field line', '[Tool Call] name=search id=3d4e5f6a-7b8c args={"query": "rice", "limit": 3}'],
 ];
 
-const expectNothing = (text: string) => {
-  const result = parseToolCalls(text, TOOLS);
-  expect({ calls: result.calls, failures: result.failures }).toEqual({ calls: [], failures: [] });
-  for (const size of SIZES) expect({ size, shown: squash(streamThrough(text, TOOLS, size)) }).toEqual({ size, shown: squash(result.text) });
-  return result;
-};
+const expectNothing = (text: string) => expectNoCall(text, TOOLS);
 
 describe('the new families as the reply', () => {
   test.each(SHAPES)('%s: one call of search with its typed arguments, its markup hidden', (_family, shape) => {
