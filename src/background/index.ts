@@ -52,6 +52,8 @@ async function focusTab(tabId: number): Promise<boolean> {
 
 const agent = new TabAgent(browser.tabs);
 const reader = new PageReader(agent, new PageCache());
+/** The page's layout facts, for the vision fallback of a chat's task and of a plan's steps. */
+const vision = { look: (tabId: number) => agent.request(tabId, { type: 'page/look' }) };
 const handovers = new HandOverRegistry(emit, focusTab, async (tabId) => originOfUrl((await browser.tabs.get(tabId)).url));
 const tools = createToolRegistry({ agent, reader, tabs: browser.tabs, waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms), handovers });
 
@@ -76,7 +78,7 @@ const chat = new ChatService({
   tools,
   gate,
   page: createPageAccess(browser.tabs, reader, extensionOrigin),
-  vision: { look: (tabId) => agent.request(tabId, { type: 'page/look' }) },
+  vision,
   plans,
   runs,
 });
@@ -120,7 +122,7 @@ function createPlans(): PlanService {
     session: async (conversationId) => sessions.session((await conversations.get(conversationId))?.model),
     tools,
     gate,
-    vision: { look: (tabId) => agent.request(tabId, { type: 'page/look' }) },
+    vision,
     tabs: stepTabs,
     waitForLoad: (tabId, ms) => waitForLoad(browser.tabs, tabId, ms),
     onTabRemoved: (listener) => {
