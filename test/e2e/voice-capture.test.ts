@@ -306,6 +306,8 @@ describe('faults keep the recording', () => {
     h.llm.scriptTranscription({ fault: serverFault });
     await speak(h.sidebar);
     const fault = await voiceError(h.sidebar);
+    // The recording itself was sound: the fault is the scripted one, not the server refusing the file.
+    expect(h.llm.uploads.map((u) => u.problems)).toEqual([[]]);
     expect(fault).toMatchObject({ code, kept: true, retry: true });
     expect(fault.text.length).toBeGreaterThan(20);
     expect(await h.sidebar.userTexts()).toEqual([]);
@@ -315,6 +317,7 @@ describe('faults keep the recording', () => {
     h.llm.scriptTranscription({ text: '' });
     await speak(h.sidebar);
     const fault = await voiceError(h.sidebar);
+    expect(h.llm.uploads.map((u) => u.problems)).toEqual([[]]);
     expect(fault).toMatchObject({ code: 'voice_empty', kept: true });
     expect(await h.sidebar.userTexts()).toEqual([]);
     await h.sidebar.press('[data-testid="voice-discard"]');
