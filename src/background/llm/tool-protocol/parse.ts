@@ -33,6 +33,35 @@ export type { ToolInput } from './tools';
 
 const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bracketFields, bare, nameLines];
 
+const TOOL_CALL_OPEN = '<tool_call>';
+const TOOL_CALL_CLOSE = '</tool_call>';
+
+/**
+ * The reasoning of one `<think>` block, less the `<tool_call>` blocks standing on their own lines in
+ * it: Qwen3 and Qwen3.5 often open a call before closing their reasoning, and Ollama's Qwen parsers
+ * and vllm-mlx's reasoning parser end the reasoning there and read the call. A mention inside a
+ * sentence stays reasoning. A call that `</think>` cuts runs up to it.
+ */
+function reasoningLessCalls(text: string, start: number, bodyStart: number, end: number, thinkEnd: number, inCode: (i: number) => boolean): [number, number][] {
+  const pieces: [number, number][] = [];
+  let cursor = start;
+  for (let at = text.indexOf(TOOL_CALL_OPEN, start); at !== -1 && at < thinkEnd; at = text.indexOf(TOOL_CALL_OPEN, at + TOOL_CALL_OPEN.length)) {
+    let i = at - 1;
+    while (i >= start && isBlank(text[i])) i--;
+    if ((i >= bodyStart && text[i] !== '\n') || inCode(at)) continue;
+    pieces.push([cursor, at]);
+    const close = text.indexOf(TOOL_CALL_CLOSE, at);
+    if (close === -1 || close >= thinkEnd) {
+      cursor = thinkEnd;
+      break;
+    }
+    cursor = close + TOOL_CALL_CLOSE.length;
+    at = cursor - TOOL_CALL_OPEN.length;
+  }
+  pieces.push([cursor, end]);
+  return pieces.filter(([a, b]) => b > a);
+}
+
 /**
  * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
@@ -40,7 +69,17 @@ const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony,
  */
 function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
+    const end = m.index + m[0].length;
+    const tag = m[1]?.toLowerCase();
+    if (tag !== 'think' && tag !== 'thinking') {
+      spans.push([m.index, end]);
+      continue;
+    }
+    const closing = `</${tag}>`;
+    const thinkEnd = m[0].toLowerCase().endsWith(closing) ? end - closing.length : end;
+    spans.push(...reasoningLessCalls(text, m.index, m.index + tag.length + 2, end, thinkEnd, inCode));
+  }
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
     for (const lone of matchesOf(/<\/(think|thinking)>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
