@@ -6,6 +6,7 @@
  * the filter shows it whole; as the reply, its markup is hidden in every chunking.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
+import { describeCallShapes } from '../../support/family-shapes';
 import { CHUNK_SIZES as SIZES, expectNoCall, squash, streamThrough } from '../../support/stream-through';
 
 const TOOLS = [
@@ -21,37 +22,9 @@ const SHAPES: [string, string][] = [
 
 const expectNothing = (text: string) => expectNoCall(text, TOOLS);
 
-describe('the new families as the reply', () => {
-  test.each(SHAPES)('%s: one call of search with its typed arguments, its markup hidden', (_family, shape) => {
-    const result = parseToolCalls(shape, TOOLS);
-    expect(result.calls.map((c) => [c.name, c.arguments])).toEqual([['search', { query: 'rice', limit: 3 }]]);
-    expect(result.text).toBe('');
-    for (const size of SIZES) expect({ size, shown: streamThrough(shape, TOOLS, size) }).toEqual({ size, shown: '' });
-  });
-
-  test.each(SHAPES)('%s after a line of prose: the call, and the prose kept', (_family, shape) => {
-    const result = parseToolCalls(`Let me look that up.\n${shape}`, TOOLS);
-    expect(result.calls.map((c) => c.name)).toEqual(['search']);
-    expect(squash(result.text)).toBe('Let me look that up.');
-  });
-});
+describeCallShapes(SHAPES, TOOLS, ['search', { query: 'rice', limit: 3 }]);
 
 describe('the new families quoted', () => {
-  test.each(SHAPES)('%s inside a sentence: prose', (_family, shape) => {
-    const text = `The model wrote ${shape} in its reply, which the server did not parse.`;
-    expect(squash(expectNothing(text).text)).toBe(squash(text));
-  });
-
-  test.each(SHAPES)('%s in a fence presented as an example: prose', (_family, shape) => {
-    const text = `For example, the format looks like this:\n\n\`\`\`\n${shape}\n\`\`\`\n\nThat is what the template asks for.`;
-    expect(squash(expectNothing(text).text)).toBe(squash(text));
-  });
-
-  test.each(SHAPES)('%s in a block quote: prose', (_family, shape) => {
-    const text = `The log shows:\n\n> ${shape}\n\nThat was another model.`;
-    expect(squash(expectNothing(text).text)).toBe(squash(text));
-  });
-
   test('a bare Gemma call of a tool nobody offered stays prose', () => {
     const text = 'call:delete_everything{path:/}';
     expect(squash(expectNothing(text).text)).toBe(squash(text));

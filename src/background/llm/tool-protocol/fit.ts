@@ -7,6 +7,7 @@
  * from the schema ("3" for an integer).
  */
 import type { JsonSchema } from './tools';
+import { parseLooseJson } from './values';
 import { leafText, MAX_XML_DEPTH, readChildren, XmlNode, type XmlChildren } from './xml-tree';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
@@ -14,12 +15,19 @@ type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'ob
 /** Type names some tool definitions use beside JSON Schema's own (Python's and C's). */
 const ALIASES: Record<string, Kind> = { float: 'number', double: 'number', int: 'integer', bool: 'boolean', str: 'string', dict: 'object', list: 'array' };
 
+const KINDS: ReadonlySet<string> = new Set<Kind>(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object']);
+
+/** Whether the schema names a type that is neither JSON Schema's nor a known alias (`other_type`). */
+const namesUnknownType = (schema: JsonSchema | undefined): boolean => typeof schema?.type === 'string' && !KINDS.has(ALIASES[schema.type] ?? schema.type);
+
 /** The kinds a schema allows (from `type`, `anyOf`/`oneOf`, or its `enum`); empty when it says nothing. */
 function kindsOf(schema: JsonSchema | undefined): Set<Kind> {
   const kinds = new Set<Kind>();
   if (!schema || typeof schema !== 'object') return kinds;
   const add = (t: unknown) => {
-    if (typeof t === 'string') kinds.add(ALIASES[t] ?? (t as Kind));
+    if (typeof t !== 'string') return;
+    const kind = ALIASES[t] ?? t;
+    if (KINDS.has(kind)) kinds.add(kind as Kind);
   };
   if (Array.isArray(schema.type)) schema.type.forEach(add);
   else add(schema.type);
@@ -114,7 +122,8 @@ function fitText(node: XmlNode, schema: JsonSchema | undefined, depth: number): 
     // By structure: JSON objects and lists are read; other text stays text.
     const trimmed = text.trim();
     if (/^[[{]/.test(trimmed) && /[\]}]$/.test(trimmed)) {
-      const parsed = parseJson(trimmed);
+      // Under a type of its own naming, a Python literal too, as vLLM's and SGLang's Qwen3-Coder parsers read it.
+      const parsed = parseJson(trimmed) ?? (namesUnknownType(schema) ? parseLooseJson(trimmed) : undefined);
       if (parsed !== undefined) return parsed;
     }
     return text;

@@ -17,6 +17,7 @@ import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
+import { hunyuan } from './formats/hunyuan';
 import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
@@ -31,7 +32,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bracketFields, bare, nameLines];
 
 const TOOL_CALL_OPEN = '<tool_call>';
 const TOOL_CALL_CLOSE = '</tool_call>';
@@ -63,13 +64,13 @@ function reasoningLessCalls(text: string, start: number, bodyStart: number, end:
 }
 
 /**
- * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; Hunyuan 3: `<think:opensource>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
 function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
+  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
     const end = m.index + m[0].length;
     const tag = m[1]?.toLowerCase();
     if (tag !== 'think' && tag !== 'thinking') {
@@ -82,7 +83,7 @@ function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, 
   }
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
-    for (const lone of matchesOf(/<\/(think|thinking)>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
+    for (const lone of matchesOf(/<\/(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
       if (inCode(lone.index)) continue;
       spans.push([0, lone.index + lone[0].length]);
       break;
@@ -165,6 +166,16 @@ function quotedLines(text: string): Regions {
   return lines;
 }
 
+/**
+ * Whether a wrapper's markup opens right after a word, with no blank between
+ * (`prefix<|tool_call>…<tool_call|>tail`): that is how a template's special tokens come out of a
+ * model, not how a sentence quotes markup, which sets it off with a blank. Words may then follow.
+ */
+function gluedToWord(text: string, start: number): boolean {
+  const before = text[start - 1];
+  return before !== undefined && !/\s/.test(before);
+}
+
 /** The spans that stand on their own lines; runs of spans side by side are judged together. */
 function standing(text: string, spans: readonly Span[], reasoning: Regions): Span[] {
   const kept: Span[] = [];
@@ -186,7 +197,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
     const ends = endsLine(text, spans[j]!.end, reasoning);
     const glueEnd = spans[j]!.glue;
     const startOk = starts || spans[i]!.glue !== undefined;
-    const endOk = ends || glueEnd === 'anywhere' || (glueEnd === 'token' && starts);
+    const endOk = ends || glueEnd === 'anywhere' || (glueEnd === 'token' && starts) || (glueEnd !== undefined && gluedToWord(text, spans[i]!.start));
     if (startOk && endOk) kept.push(...spans.slice(i, j + 1));
     i = j + 1;
   }
@@ -194,7 +205,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>final<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

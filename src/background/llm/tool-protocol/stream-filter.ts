@@ -45,6 +45,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let hidAnything = false;
   /** A recipient (`to=functions.name`) was just hidden: the channel that follows carries its call. */
   let afterRecipient = false;
+  let afterAnyRecipient = false;
   let retracted = false;
   let retractionTaken = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
@@ -54,10 +55,18 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
   /** Where held text stands, for the recogniser. */
-  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', afterRecipient, recent: shown.recent });
+  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', afterRecipient, afterAnyRecipient, recent: shown.recent });
+
+  /** A template token was dropped right after a word: a word after it gets a blank between, as in the parser's text. */
+  let spaceDue = false;
 
   /** Shows `text`: what was shown decides how the next stretch is read. */
-  const show = (text: string) => shown.add(text, pending !== '');
+  const show = (text: string) => {
+    if (!text) return '';
+    const lead = spaceDue && !/^\s/.test(text) ? ' ' : '';
+    spaceDue = false;
+    return shown.add(lead + text, pending !== '');
+  };
   const hide = () => {
     hidAnything = true;
   };
@@ -127,7 +136,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           if (closer.drop) {
             closer = undefined;
             hide();
+            spaceDue ||= /\S$/.test(shown.recent);
             afterRecipient = /to=functions\.[\w.:-]+\s*$/.test(stretch);
+            afterAnyRecipient = /to=[\w.:-]+\s*$/.test(stretch);
             continue;
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
@@ -228,7 +239,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // A bare </think> with nothing hidden before: the template opened the reasoning, and all
       // that was shown is reasoning. Clear it.
-      const closeThink = held.match(/^<\/(think|thinking)>|^\[BEGIN FINAL RESPONSE\]/i);
+      const closeThink = held.match(/^<\/(?:think|thinking)(?::[\w-]{1,20})?>|^\[BEGIN FINAL RESPONSE\]/i);
       if (closeThink && !hidAnything && !retracted) {
         retracted = true;
         hidAnything = true;
@@ -247,7 +258,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       const blocked = recognise.cannotOpenAt(held, 0);
       const found = blocked ? undefined : recognise.opener(held, position());
-      if (found || (!blocked && held[0] !== '<')) afterRecipient = false;
+      if (found || (!blocked && held[0] !== '<')) {
+        afterRecipient = false;
+        afterAnyRecipient = false;
+      }
       if (found) {
         closer = open(found);
         recheckAt = 0;

@@ -70,6 +70,8 @@ export interface Opener {
   token?: boolean;
   /** An end-of-turn token: hidden, and nothing else changes. */
   drop?: boolean;
+  /** GPT-OSS's preamble header: only where no recipient was just hidden (after one, the message is its call). */
+  preamble?: boolean;
 }
 
 const BAR = '[｜|]';
@@ -104,6 +106,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
   { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
   { literal: '<mm:think>', anywhere: true, match: /^<mm:think>/i, closer: () => tag(/<\/mm:think>/i) },
+  // Hunyuan 3 puts a suffix on its tags: `<think:opensource>`.
+  { literal: '<think:', anywhere: true, match: /^<think:[\w-]{1,20}>/i, closer: () => tag(/<\/think:[\w-]{1,20}>/i) },
   { literal: '<thinking>', anywhere: true, match: /^<thinking>/i, closer: () => tag(/<\/thinking>/i) },
   { literal: '<reasoning>', anywhere: true, match: /^<reasoning>/i, closer: () => tag(/<\/reasoning>/i) },
   { literal: '<tool_call_reasoning>', anywhere: true, match: /^<tool_call_reasoning>/i, closer: () => tag(/<\/tool_call_reasoning>/i) },
@@ -117,7 +121,9 @@ export const FIXED_OPENERS: Opener[] = [
   // A recipient in the analysis channel's header makes it a call, as in the commentary channel.
   { literal: '<|channel|>analysis to=', glued: true, token: true, match: /^<\|channel\|>analysis\s+to=/, closer: () => tag(/<\|call\|>/) },
   { literal: '<|channel|>final<|message|>', anywhere: true, drop: true, match: /^<\|channel\|>final<\|message\|>/, closer: () => tag(/<\|message\|>/) },
-  { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary/, closer: () => tag(/<\|call\|>/) },
+  // A commentary message with no recipient is a preamble for the user: its header goes, its words stay.
+  { literal: '<|channel|>commentary<|message|>', anywhere: true, drop: true, preamble: true, match: /^<\|channel\|>\s*commentary\s*<\|message\|>/, closer: () => tag(/<\|message\|>/) },
+  { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary(?:(?=\s*[^\s<])|\s*(?!<\|message\|>)(?=\S{11}))/, closer: () => tag(/<\|call\|>/) },
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
@@ -142,7 +148,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: (m) => holdingValues(wrapper(/<\/tool[-_]use>/i), m, /^<tool[-_]use>/i) },
   { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: (m) => holdingValues(wrapper(/<\/tool_use>/i), m, /^<tool_use>/i) },
   { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: (m) => holdingValues(wrapper(/<\/tool_calls>/i), m, /^<tool_calls>/i) },
-  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: (m) => holdingValues(wrapper(/\[TOOL_REQUEST_END\]/), m, /^\[TOOL_REQUEST\]/) },
+  // Hunyuan 3: `<tool_calls:opensource>` around `<tool_call:opensource>name<tool_sep:opensource>…`, each call ended by its closer or `<end_of_tool_call:…>`.
+  { literal: '<tool_calls:', glued: true, token: true, match: /^<tool_calls:[\w-]{1,20}>/i, closer: (m) => holdingValues(wrapper(/<\/tool_calls:[\w-]{1,20}>/i), m, /^<tool_calls:[\w-]{1,20}>/i) },
+  { literal: '<tool_call:', glued: true, token: true, match: /^<tool_call:[\w-]{1,20}>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call:[\w-]{1,20}>|<end_of_tool_call:[\w-]{1,20}>/i), m, /^<tool_call:[\w-]{1,20}>/i) },
+  { literal: '[TOOL_REQUEST]', glued: true, match: /^\[TOOL_REQUEST\]/, closer: (m) => holdingValues(wrapper(/\[(?:TOOL_REQUEST_END|END_TOOL_REQUEST)\]/), m, /^\[TOOL_REQUEST\]/) },
   { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: (m) => holdingValues(wrapper(/<\/toolcall>/i), m, /^<toolcall>/i) },
   { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: (m) => holdingValues(wrapper(/\[\/TOOL_CALL\]/), m, /^\[TOOL_CALL\]/) },
   { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
@@ -184,7 +193,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

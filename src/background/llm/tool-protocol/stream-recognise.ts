@@ -23,6 +23,8 @@ export interface Position {
   pending: boolean;
   /** A recipient (`to=functions.name`) was just hidden. */
   afterRecipient: boolean;
+  /** Any recipient (`to=container.exec` too) was just hidden: a commentary message after it is no preamble. */
+  afterAnyRecipient: boolean;
   /** The last characters shown. */
   recent: string;
 }
@@ -60,7 +62,11 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!at.hidAnything && ['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower))) return true;
+    if (!at.hidAnything && (['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
+    // GPT-OSS's commentary header, until what follows it shows a preamble (`<|message|>`) or a call.
+    if (/^<\|channel\|>\s*commentary\s*\S{0,10}$/.test(text)) return true;
+    // Hunyuan 3's suffixed tags (`<tool_call:opensource>`): the literal ends before the suffix.
+    if (/^<(?:think|tool_calls?):[\w-]{0,20}$/.test(lower) && (lower.startsWith('<think') || !at.lineQuoted)) return true;
     if (!at.lineQuoted && ((RECIPIENT_HEAD.test(text) && text.length < 160) || '<|reserved_special_token_249|>'.startsWith(text))) return true;
     // InternLM's action token, then (after blanks) the kind of action.
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
@@ -133,10 +139,15 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lineStart = at.lineStart;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
+    // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
+    if (at.afterAnyRecipient && !at.lineQuoted && /^<\|channel\|>\s*commentary/.test(held)) return { ...tag(/<\|call\|>/), ...(lineStart ? { sure: true } : { mid: true }) } as CloserSpec;
     for (const o of FIXED_OPENERS) {
       if (!o.anywhere && (at.lineQuoted || (!lineStart && !o.glued))) continue;
+      if (o.preamble && at.afterAnyRecipient) continue;
       const m = held.match(o.match);
-      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
+      // A template's wrapper right after a word (no blank between) is how special tokens come out: once read as a call, hidden whatever follows it, as in the parser.
+      const gluedToWord = !lineStart && o.glued === true && /\S$/.test(at.recent);
+      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) || gluedToWord ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
     if (!lineStart || at.lineQuoted) return undefined;
     const named = held.match(toolTag);

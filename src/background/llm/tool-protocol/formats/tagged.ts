@@ -65,10 +65,23 @@ function elementArguments(ctx: ScanContext, body: string, toolName: string): Rec
 
 const PARAMETER_TAG = /<(?:[\w-]{1,20}:)?parameter[\s=]/i;
 
+/** An invoke whose body is one JSON object instead of parameter elements (DeepSeek V3.2 writes both): its arguments. */
+function jsonBody(body: string): Record<string, unknown> | undefined {
+  const trimmed = body.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  const json = parseLooseJson(trimmed);
+  return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+}
+
 export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
   for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, body)) {
     const open = atEnd && !m[3];
+    const json = m[3] ? jsonBody(m[2]!) : undefined;
+    if (json) {
+      attempts.push(named(ctx.resolve, m[1]!, json));
+      continue;
+    }
     if (!PARAMETER_TAG.test(m[2]!) && m[2]!.trim().startsWith('<')) {
       const args = elementArguments(ctx, m[2]!, m[1]!);
       attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: open ? 'cut_off' : 'unparsable', name: m[1] });
@@ -107,7 +120,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
   { open: /<tool_calls>/gi, close: /<\/tool_calls>/gi, glue: 'tail' },
   { open: /\[TOOL_CALL\]/g, close: /\[\/TOOL_CALL\]/g, glue: 'tail' },
-  { open: /\[TOOL_REQUEST\]/g, close: /\[TOOL_REQUEST_END\]/g, glue: 'tail' },
+  // LM Studio's own format: its prompt closes the request with `[END_TOOL_REQUEST]`, which models also write as `[TOOL_REQUEST_END]`.
+  { open: /\[TOOL_REQUEST\]/g, close: /\[(?:TOOL_REQUEST_END|END_TOOL_REQUEST)\]/g, glue: 'tail' },
   { open: /<toolcall>/gi, close: /<\/toolcall>/gi, glue: 'tail' },
   { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
   { open: /<\|tool_call\|>/g, glue: 'token' },
@@ -225,6 +239,11 @@ export const dsml: Detector = (ctx) => {
     if (ctx.isProtected(m.index)) continue;
     const attempts: Attempt[] = [];
     for (const inv of matchesOf(DSML_INVOKE, m[1]!)) {
+      const json = inv[3] ? jsonBody(inv[2]!) : undefined;
+      if (json) {
+        attempts.push(named(ctx.resolve, inv[1]!, json));
+        continue;
+      }
       const args: Record<string, unknown> = {};
       let cut = false;
       for (const p of matchesOf(DSML_PARAMETER, inv[2]!)) {

@@ -1,0 +1,57 @@
+/**
+ * Hunyuan 3 (Hy3): `<tool_call>name<tool_sep>` then JSON arguments or GLM-style
+ * `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs, ended by `</tool_call>` or
+ * `<end_of_tool_call>`, the calls optionally wrapped in `<tool_calls>…</tool_calls>`. Checkpoints
+ * put a suffix on every tag (`<tool_call:opensource>`); vLLM's and mlx servers' parsers accept any.
+ * `<tool_sep>` marks the family: nothing else writes it.
+ */
+import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { jsonEnding, parseLooseJson } from '../values';
+import { XmlNode } from '../xml-tree';
+
+const SUFFIX = '(?::[\\w-]{1,20})?';
+const HEAD = new RegExp(`<tool_call${SUFFIX}>\\s*([\\w.-]{1,100})\\s*<tool_sep${SUFFIX}>`, 'gi');
+const END = new RegExp(`<\\/tool_call${SUFFIX}>|<end_of_tool_call${SUFFIX}>`, 'gi');
+const WRAP_OPEN = new RegExp(`<tool_calls${SUFFIX}>\\s*$`, 'i');
+const WRAP_CLOSE = new RegExp(`^\\s*<\\/tool_calls${SUFFIX}>`, 'i');
+const PAIR = new RegExp(`<arg_key${SUFFIX}>([\\s\\S]*?)<\\/arg_key${SUFFIX}>\\s*<arg_value${SUFFIX}>([\\s\\S]*?)(<\\/arg_value${SUFFIX}>|$)`, 'gi');
+
+/** One call's arguments: a JSON object, or key/value pairs; a cut one when the reply ended inside it. */
+function callOf(ctx: ScanContext, name: string, body: string, closed: boolean): Attempt {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{')) {
+    if (!closed && jsonEnding(trimmed) === 'cut') return { problem: 'cut_off', name };
+    const json = parseLooseJson(trimmed);
+    return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, name, json as Record<string, unknown>) : { problem: 'unparsable', name };
+  }
+  const args: Record<string, unknown> = {};
+  for (const m of matchesOf(PAIR, body)) {
+    if (!m[3]) return { problem: 'cut_off', name };
+    args[m[1]!.trim()] = new XmlNode(m[2]!, 'none');
+  }
+  return named(ctx.resolve, name, args);
+}
+
+export const hunyuan: Detector = (ctx) => {
+  const heads = [...matchesOf(HEAD, ctx.text)].filter((m) => !ctx.isProtected(m.index));
+  const ends = [...matchesOf(END, ctx.text)];
+  const spans: Span[] = [];
+  let e = 0;
+  for (const [n, head] of heads.entries()) {
+    const from = head.index + head[0].length;
+    const nextHead = heads[n + 1]?.index ?? ctx.text.length;
+    while (e < ends.length && ends[e]!.index < from) e++;
+    const end = ends[e];
+    const closed = end !== undefined && end.index < nextHead;
+    const body = ctx.text.slice(from, closed ? end.index : nextHead);
+    let start = head.index;
+    let stop = closed ? end.index + end[0].length : nextHead;
+    // The wrapper around the calls belongs to them: its opening before the first, its closing after the last.
+    const opening = WRAP_OPEN.exec(ctx.text.slice(Math.max(0, start - 40), start));
+    if (opening) start -= opening[0].length;
+    const closing = WRAP_CLOSE.exec(ctx.text.slice(stop, stop + 40));
+    if (closing) stop += closing[0].length;
+    spans.push(spanOf(start, stop, [callOf(ctx, head[1]!, body, closed)], 'token'));
+  }
+  return spans;
+};
