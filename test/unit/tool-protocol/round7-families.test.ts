@@ -85,3 +85,27 @@ describe('a type the tool names itself', () => {
     expect(parseToolCalls(text, tools).calls).toEqual([{ name: 'set', arguments: { a: 41.9, b: { x: 3, y: [1, true] }, c: 'plain words' } }]);
   });
 });
+
+describe('Glimmer messages (a header `to=recipient<|message|>` before each)', () => {
+  const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } }];
+  const shownIn = (text: string) => SIZES.map((size) => squash(streamThrough(text, tools, size)));
+
+  test('a message to self is reasoning, a message to a tool its call: nothing of either is shown', () => {
+    const text = ' to=self<|message|>Need the weather.<|eom|><|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="location">Tokyo</atem:parameter>\n</atem:invoke>\n</atem:function_calls>';
+    const result = parseToolCalls(text, tools);
+    expect(result.calls).toEqual([{ name: 'get_weather', arguments: { location: 'Tokyo' } }]);
+    expect(result.text).toBe('');
+    expect(shownIn(text)).toEqual(SIZES.map(() => ''));
+  });
+
+  test('a message to the user is shown without its header, the reasoning before it hidden', () => {
+    const text = ' to=self<|message|>Let me think.<|eom|><|start|>assistant to=user<|message|>The answer is 4.';
+    expect(parseToolCalls(text, tools)).toMatchObject({ calls: [], text: 'The answer is 4.' });
+    expect(shownIn(text)).toEqual(SIZES.map(() => 'The answer is 4.'));
+  });
+
+  test('the header written inside a sentence is prose, and hides nothing after it', () => {
+    const text = 'The page says to=self<|message|> hides thoughts, which is not so.';
+    expect(squash(expectNothing(text).text)).toBe(squash(text));
+  });
+});

@@ -64,13 +64,13 @@ function reasoningLessCalls(text: string, start: number, bodyStart: number, end:
 }
 
 /**
- * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; Hunyuan 3: `<think:opensource>`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; Hunyuan 3: `<think:opensource>`; Glimmer: a message `to=self`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
 function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
+  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
     const end = m.index + m[0].length;
     const tag = m[1]?.toLowerCase();
     if (tag !== 'think' && tag !== 'thinking') {
@@ -113,10 +113,13 @@ const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|stop|end_o
  * reasoning, or another call; after it only blanks, the end of a template token, and the end of
  * the line or the text.
  */
+const MESSAGE_TOKEN = '<|message|>';
+
 function startsLine(text: string, at: number, reasoning: Regions): boolean {
   let i = at - 1;
   while (i >= 0 && isBlank(text[i])) i--;
-  return i < 0 || text[i] === '\n' || reasoning.endsAt(i + 1);
+  // A message header's end (`…to=name<|message|>`, Glimmer's and GPT-OSS's) starts the message body as a line does.
+  return i < 0 || text[i] === '\n' || reasoning.endsAt(i + 1) || text.startsWith(MESSAGE_TOKEN, i + 1 - MESSAGE_TOKEN.length);
 }
 
 function endsLine(text: string, at: number, reasoning: Regions): boolean {
@@ -205,7 +208,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?(?:<\|message\|>)?|^[ \t]*to=[\w.:-]{1,100}<\|message\|>|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

@@ -45,7 +45,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let hidAnything = false;
   /** A recipient (`to=functions.name`) was just hidden: the channel that follows carries its call. */
   let afterRecipient = false;
-  let afterAnyRecipient = false;
+  let recipient: string | undefined;
   let retracted = false;
   let retractionTaken = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
@@ -55,7 +55,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
   /** Where held text stands, for the recogniser. */
-  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', afterRecipient, afterAnyRecipient, recent: shown.recent });
+  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', afterRecipient, recipient, recent: shown.recent });
 
   /** A template token was dropped right after a word: a word after it gets a blank between, as in the parser's text. */
   let spaceDue = false;
@@ -138,7 +138,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             hide();
             spaceDue ||= /\S$/.test(shown.recent);
             afterRecipient = /to=functions\.[\w.:-]+\s*$/.test(stretch);
-            afterAnyRecipient = /to=[\w.:-]+\s*$/.test(stretch);
+            recipient = /to=([\w.:-]+)\s*$/.exec(stretch)?.[1];
             continue;
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
@@ -260,7 +260,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       const found = blocked ? undefined : recognise.opener(held, position());
       if (found || (!blocked && held[0] !== '<')) {
         afterRecipient = false;
-        afterAnyRecipient = false;
+        recipient = undefined;
       }
       if (found) {
         closer = open(found);

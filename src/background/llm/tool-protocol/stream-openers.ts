@@ -160,6 +160,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: (m) => holdingValues(wrapper(/<\|END_ACTION\|>/), m, /^<\|START_ACTION\|>/) },
   { literal: '<|function_call|>', glued: true, token: true, match: /^<\|function_call\|>/, closer: () => ({ kind: 'balanced' }) },
   { literal: '<|message_sep|>\n\nfunction call<|role_sep|>', glued: true, token: true, match: /^<\|message_sep\|>\s*function call<\|role_sep\|>/, closer: () => ({ kind: 'balanced' }) },
+  // Glimmer: a message to `self` is reasoning; the header of a message to anyone else goes (a tool's message holds its call markup).
+  { literal: 'to=self<|message|>', match: /^to=self<\|message\|>/, closer: () => tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) },
+  { literal: 'to=', drop: true, match: /^to=(?!self<)[\w.:-]{1,100}<\|message\|>/, closer: () => tag(/>/) },
+  { literal: '<atem:function_calls>', glued: true, token: true, match: /^<atem:function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/atem:function_calls>/i), m, /^<atem:function_calls>/i) },
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
@@ -193,7 +197,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

@@ -23,8 +23,8 @@ export interface Position {
   pending: boolean;
   /** A recipient (`to=functions.name`) was just hidden. */
   afterRecipient: boolean;
-  /** Any recipient (`to=container.exec` too) was just hidden: a commentary message after it is no preamble. */
-  afterAnyRecipient: boolean;
+  /** The recipient just hidden (`to=container.exec`, `to=self`): a commentary message after one is no preamble, a message to `self` is reasoning. */
+  recipient: string | undefined;
   /** The last characters shown. */
   recent: string;
 }
@@ -63,6 +63,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
     if (!at.hidAnything && (['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
+    // Glimmer's header at the reply's start, until its `<|message|>` shows it.
+    if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
+    if (at.recipient !== undefined && !at.lineQuoted && '<|message|>'.startsWith(text)) return true;
     // GPT-OSS's commentary header, until what follows it shows a preamble (`<|message|>`) or a call.
     if (/^<\|channel\|>\s*commentary\s*\S{0,10}$/.test(text)) return true;
     // Hunyuan 3's suffixed tags (`<tool_call:opensource>`): the literal ends before the suffix.
@@ -139,11 +142,13 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lineStart = at.lineStart;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
+    // Glimmer: after its header, a message to `self` is reasoning up to its end; to anyone else, the message token goes.
+    if (held.startsWith('<|message|>') && at.recipient !== undefined && !at.lineQuoted) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
     // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
-    if (at.afterAnyRecipient && !at.lineQuoted && /^<\|channel\|>\s*commentary/.test(held)) return { ...tag(/<\|call\|>/), ...(lineStart ? { sure: true } : { mid: true }) } as CloserSpec;
+    if (at.recipient !== undefined && !at.lineQuoted && /^<\|channel\|>\s*commentary/.test(held)) return { ...tag(/<\|call\|>/), ...(lineStart ? { sure: true } : { mid: true }) } as CloserSpec;
     for (const o of FIXED_OPENERS) {
       if (!o.anywhere && (at.lineQuoted || (!lineStart && !o.glued))) continue;
-      if (o.preamble && at.afterAnyRecipient) continue;
+      if (o.preamble && at.recipient !== undefined) continue;
       const m = held.match(o.match);
       // A template's wrapper right after a word (no blank between) is how special tokens come out: once read as a call, hidden whatever follows it, as in the parser.
       const gluedToWord = !lineStart && o.glued === true && /\S$/.test(at.recent);
