@@ -109,3 +109,18 @@ describe('Glimmer messages (a header `to=recipient<|message|>` before each)', ()
     expect(squash(expectNothing(text).text)).toBe(squash(text));
   });
 });
+
+describe("an end-of-sequence token after a call (Mistral's `</s>`)", () => {
+  test('goes with the call, in the parser and in every chunking, and the prose after it stays', () => {
+    const text = 'Looking.\n\n[TOOL_CALLS][{"name": "search", "arguments": {"query": "rice"}}]</s> Done soon.';
+    const result = parseToolCalls(text, TOOLS);
+    expect(result.calls).toEqual([{ name: 'search', arguments: { query: 'rice' } }]);
+    expect(squash(result.text)).toBe('Looking. Done soon.');
+    for (const size of SIZES) expect({ size, shown: squash(streamThrough(text, TOOLS, size)) }).toEqual({ size, shown: 'Looking. Done soon.' });
+  });
+
+  test('anywhere else it is the user\'s strikethrough and stays', () => {
+    const text = 'The price was <s>20 €</s> and is now 15 €.';
+    expect(squash(expectNothing(text).text)).toBe(squash(text));
+  });
+});

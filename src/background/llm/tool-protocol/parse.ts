@@ -207,6 +207,17 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
   return kept;
 }
 
+const END_OF_SEQUENCE = /[ \t]*<\/s>/y;
+
+/**
+ * A call with the end-of-sequence token right after it (`[TOOL_CALLS][…]</s>`, Mistral's; Llama 2's):
+ * the token belongs to the call. Elsewhere `</s>` may be the user's strikethrough, so it stays.
+ */
+function withEndOfSequence(text: string, span: Span): Span {
+  END_OF_SEQUENCE.lastIndex = span.end;
+  return END_OF_SEQUENCE.test(text) ? { ...span, end: END_OF_SEQUENCE.lastIndex } : span;
+}
+
 /** Template tokens that are never prose: end-of-turn markers. */
 const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?(?:<\|message\|>)?|^[ \t]*to=[\w.:-]{1,100}<\|message\|>|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
@@ -306,7 +317,7 @@ export function parseToolCalls(text: string, tools: readonly ToolInput[]): Parse
     for (const span of found) if (!own.length || span.start >= own.at(-1)!.end) own.push(span);
     claimed = merged(claimed, own);
   }
-  const calls = standing(text, claimed, reasoning);
+  const calls = standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span));
   // Template tokens left in the text go too, except in code, where they are what the user wrote about.
   const tokens: Span[] = [];
   for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });

@@ -57,6 +57,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Where held text stands, for the recogniser. */
   const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', afterRecipient, recipient, recent: shown.recent });
 
+  /** A call was just hidden: an end-of-sequence token (`</s>`) right after it goes with it. */
+  let endOfSequenceDue = false;
   /** A template token was dropped right after a word: a word after it gets a blank between, as in the parser's text. */
   let spaceDue = false;
 
@@ -65,6 +67,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (!text) return '';
     const lead = spaceDue && !/^\s/.test(text) ? ' ' : '';
     spaceDue = false;
+    // Words shown after a recipient's header: its message has begun, the header no longer applies.
+    if (text.trim()) recipient = undefined;
     return shown.add(lead + text, pending !== '');
   };
   const hide = () => {
@@ -153,6 +157,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           } else if (isCall && sure) {
             confirm();
             hide();
+            endOfSequenceDue = true;
             // Markup glued between two words leaves a space between them, as in the parser's text.
             if (!shown.lineBlank) out += show(' ');
           } else if (isCall) {
@@ -176,6 +181,17 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         closer = undefined;
         return out;
       }
+      // The end-of-sequence token right after a hidden call belongs to it, as in the parser.
+      if (endOfSequenceDue) {
+        const eos = /^[ \t]*<\/s>/.exec(held);
+        if (eos) {
+          held = held.slice(eos[0].length);
+          endOfSequenceDue = false;
+          continue;
+        }
+        if (!final && /^[ \t]*(?:<(?:\/s?)?)?$/.test(held)) return out;
+        endOfSequenceDue = false;
+      }
       // Held text that may still open markup is looked at again once it has grown enough.
       if (!final && !pending && held.length < recheckAt) return out;
       if (pending) {
@@ -190,8 +206,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           if (final) confirm();
           return out;
         }
-        // A wrapper's closing tag after a bare call whose opening the server ate joins the call, as in the parser.
-        const stray = STRAY_CLOSER.exec(held);
+        // A wrapper's closing tag after a bare call whose opening the server ate joins the call, as in the parser; so does the end-of-sequence token.
+        const stray = STRAY_CLOSER.exec(held) ?? /^<\/s>/.exec(held);
         if (stray) {
           pending += stray[0];
           held = held.slice(stray[0].length);

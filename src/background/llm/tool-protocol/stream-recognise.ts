@@ -65,7 +65,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!at.hidAnything && (['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
-    if (at.recipient !== undefined && !at.lineQuoted && '<|message|>'.startsWith(text)) return true;
+    if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
     // GPT-OSS's commentary header, until what follows it shows a preamble (`<|message|>`) or a call.
     if (/^<\|channel\|>\s*commentary\s*\S{0,10}$/.test(text)) return true;
     // Hunyuan 3's suffixed tags (`<tool_call:opensource>`): the literal ends before the suffix.
@@ -143,7 +143,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
     // Glimmer: after its header, a message to `self` is reasoning up to its end; to anyone else, the message token goes.
-    if (held.startsWith('<|message|>') && at.recipient !== undefined && !at.lineQuoted) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
+    if (held.startsWith('<|message|>') && at.recipient !== undefined) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
     // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
     if (at.recipient !== undefined && !at.lineQuoted && /^<\|channel\|>\s*commentary/.test(held)) return { ...tag(/<\|call\|>/), ...(lineStart ? { sure: true } : { mid: true }) } as CloserSpec;
     for (const o of FIXED_OPENERS) {
@@ -219,5 +219,5 @@ export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
 /** Whether held text after a finished call may still become a wrapper's stray closing tag (`\n</tool_`). */
 export function strayCloserAhead(held: string): boolean {
   const rest = held.trimStart().toLowerCase();
-  return held.length < 64 && (rest === '' || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>'].some((t) => t.startsWith(rest)));
+  return held.length < 64 && (rest === '' || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>', '</s>'].some((t) => t.startsWith(rest)));
 }
