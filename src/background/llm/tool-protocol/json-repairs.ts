@@ -37,7 +37,9 @@ export function strictify(text: string): string {
       let body = '';
       while (j < text.length && text[j] !== ch) {
         if (text[j] === '\\' && j + 1 < text.length) {
-          body += text[j + 1] === "'" ? "'" : text.slice(j, j + 2);
+          // A backslash JSON cannot escape with (a Windows path's `C:\Users`) is the backslash itself: the only reading.
+          const valid = /["\\/bfnrt]/.test(text[j + 1]!) || (text[j + 1] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 2, j + 6)));
+          body += text[j + 1] === "'" ? "'" : valid ? text.slice(j, j + 2) : `\\\\${text[j + 1]}`;
           j += 2;
           continue;
         }

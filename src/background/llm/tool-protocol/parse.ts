@@ -15,6 +15,7 @@
 import { functionNamed, toolCallNamed } from './formats/attributed';
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
+import { react } from './formats/react';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
 import { hunyuan } from './formats/hunyuan';
@@ -32,7 +33,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
 
 const TOOL_CALL_OPEN = '<tool_call>';
 const TOOL_CALL_CLOSE = '</tool_call>';

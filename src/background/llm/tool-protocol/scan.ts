@@ -119,7 +119,8 @@ export function attemptFromObject(value: Json, resolve: NameResolver, schemaOf?:
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
   const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action;
   if (typeof rawName !== 'string') return undefined;
-  const source = fn ?? value;
+  // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
+  const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);
   const argKey = ARGUMENT_KEYS.find((k) => k in source);
   if (argKey) {
     const args = argumentsOf(source[argKey]);

@@ -192,6 +192,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'call:', match: /^call:[\w.-]{1,100}[ \t]*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
+  // ReAct's action: the turn ends there, so it runs to the end of the reply, hidden if the parser reads a call in it.
+  { literal: 'Action:', match: /^Action:/, closer: () => ({ kind: 'end', verify: true }) },
   // A bracketed call mimicking a client's history placeholder, `[tool_call: name(…)]`: its line, read by the parser.
   { literal: '[tool_call:', match: /^\[(?:tool_call|tool call|function_call)[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },

@@ -43,7 +43,11 @@ export function createToolTable(tools: readonly ToolInput[]): ToolTable {
     if (typeof tool !== 'string' && tool.parameters) schemas.set(name, tool.parameters as JsonSchema);
   }
   return {
-    resolve: (raw) => byKey.get(nameKey(raw.trim().replace(/^(functions?|tools?|default_api)[.:]/i, ''))),
+    resolve: (raw) => {
+      const bare = raw.trim().replace(/^(functions?|tools?|default_api)[.:]/i, '');
+      // A server's tool written with a dot where its name has `__` (`github.create_issue` for `github__create_issue`).
+      return byKey.get(nameKey(bare)) ?? (bare.includes('.') ? byKey.get(nameKey(bare.replace(/\./g, '__'))) : undefined);
+    },
     schemaOf: (name) => schemas.get(name),
   };
 }

@@ -146,7 +146,8 @@ function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | unde
 /** Kimi K2: `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`, repeated. */
 function kimiCalls(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | undefined {
   const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<\|tool_call_begin\|>\s*([\w.-]+)(?::\d+)?\s*<\|tool_call_argument_begin\|>([\s\S]*?)(<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|$)/g, body)) {
+  // The argument token may be missing (goose's toolshim sees local models drop it): the JSON follows the id.
+  for (const m of matchesOf(/<\|tool_call_begin\|>\s*([\w.-]+)(?::\d+)?\s*(?:<\|tool_call_argument_begin\|>)?([\s\S]*?)(<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|$)/g, body)) {
     const json = m[2]!.trim();
     if (!m[3] && atEnd && jsonEnding(json) === 'cut') {
       attempts.push({ problem: 'cut_off', name: m[1] });

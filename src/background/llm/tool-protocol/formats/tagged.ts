@@ -29,6 +29,13 @@ function jsonEndIn(body: string): number {
   return matchBracket(body, first);
 }
 
+/** A JSON object with one stray quote after it (`{"city": "NY"}"`, as Llama 3.x writes before `</function>`): the object. */
+function withoutStrayQuote(inner: string): string {
+  const trimmed = inner.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('"')) return inner;
+  return matchBracket(trimmed, 0) === trimmed.length - 1 ? trimmed.slice(0, -1) : inner;
+}
+
 /** `<function=name>` with parameters or a JSON body, up to `</function>`. */
 function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
   const head = /<function=([^>\s]{1,100})>/i.exec(body);
@@ -42,7 +49,7 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
   }
   if (!inner.trim()) return named(ctx.resolve, head[1]!, {});
   if (open && jsonEnding(inner.trim()) === 'cut') return { problem: 'cut_off', name: head[1] };
-  const json = parseLooseJson(inner);
+  const json = parseLooseJson(withoutStrayQuote(inner));
   if (!json || typeof json !== 'object' || Array.isArray(json)) return ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
   return named(ctx.resolve, head[1]!, json);
 }
@@ -265,13 +272,16 @@ export const dsml: Detector = (ctx) => {
  */
 function brokenFunctionTags(ctx: ScanContext): Span[] {
   const spans: Span[] = [];
-  for (const m of matchesOf(/<function=([\w.-]{1,100})=?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+  for (const m of matchesOf(/<function=([\w.-]{1,100})[=(]?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const open = m.index + m[0].length;
     const close = matchBracket(ctx.text, open);
     // JSON left open runs to the end of the reply: every later candidate is inside it.
     if (close === -1) break;
     let end = close;
+    // `<function=name({…})</function>`, and a stray quote before the closer (Llama 3.x on Groq and Together).
+    if (m[0].endsWith('(') && ctx.text[end] === ')') end++;
+    if (m[1] && ctx.text[end] === '"') end++;
     while (ctx.text[end] === ' ' || ctx.text[end] === '\t') end++;
     // The bare form counts only with the closing tag that shows it was a call.
     if (!/^<\/function>/i.test(ctx.text.slice(end, end + 11))) {
