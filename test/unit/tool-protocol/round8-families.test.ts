@@ -69,3 +69,28 @@ describe('names and strings', () => {
     expectNoCall('Use <function=search>{"query": "x"}"</function> like that.', TOOLS);
   });
 });
+
+describe('tokens a template leaves around a call', () => {
+  test.each([
+    ['an end-of-sequence token ending the reply on its own line (ERNIE 4.5)', '<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>\n</s>'],
+    ["Gemma 4's tool-response opener after its call", '<|tool_call>call:search{query:<|"|>x<|"|>}<tool_call|><|tool_response>'],
+    ["Phi-4's leaked assistant header before a sentence and its call", '<|/tool_call|><|assistant|>Calling it now.\n\n[{"name": "search", "arguments": {"query": "x"}}]'],
+  ])('%s: hidden with the call, in every chunking', (_name, text) => {
+    const result = parseToolCalls(text, TOOLS);
+    expect(result.calls).toEqual([{ name: 'search', arguments: { query: 'x' } }]);
+    const prose = squash(result.text);
+    expect(prose).not.toMatch(/<\/s>|<\|/);
+    expect(shownIn(text)).toEqual(SIZES.map(() => prose));
+  });
+
+  test('an end-of-sequence token with words after it on a later line stays', () => {
+    const text = 'Struck: <s>old</s>\n</s> is how HTML ends it.';
+    expect(squash(expectNoCall(text, TOOLS).text)).toBe(squash(text));
+  });
+
+  test("a stray closer of MiniMax's reasoning ends the reasoning the template opened", () => {
+    const text = 'Thinking it over.</mm:think>Hello.';
+    expect(parseToolCalls(text, TOOLS).text).toBe('Hello.');
+    expect(shownIn(text)).toEqual(SIZES.map(() => 'Hello.'));
+  });
+});

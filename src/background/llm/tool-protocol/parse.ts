@@ -84,7 +84,7 @@ function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, 
   }
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
-    for (const lone of matchesOf(/<\/(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
+    for (const lone of matchesOf(/<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
       if (inCode(lone.index)) continue;
       spans.push([0, lone.index + lone[0].length]);
       break;
@@ -208,11 +208,11 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
   return kept;
 }
 
-const END_OF_SEQUENCE = /[ \t]*<\/s>/y;
+const END_OF_SEQUENCE = /\s*<\/s>\s*$|[ \t]*<\/s>/y;
 
 /**
- * A call with the end-of-sequence token right after it (`[TOOL_CALLS][…]</s>`, Mistral's; Llama 2's):
- * the token belongs to the call. Elsewhere `</s>` may be the user's strikethrough, so it stays.
+ * A call with the end-of-sequence token right after it (`[TOOL_CALLS][…]</s>`, Mistral's; Llama 2's),
+ * or ending the reply after it (ERNIE 4.5): the token belongs to the call. Elsewhere `</s>` may be the user's strikethrough, so it stays.
  */
 function withEndOfSequence(text: string, span: Span): Span {
   END_OF_SEQUENCE.lastIndex = span.end;
@@ -220,7 +220,7 @@ function withEndOfSequence(text: string, span: Span): Span {
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?(?:<\|message\|>)?|^[ \t]*to=[\w.:-]{1,100}<\|message\|>|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|tool_response>|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|assistant|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?(?:<\|message\|>)?|^[ \t]*to=[\w.:-]{1,100}<\|message\|>|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

@@ -86,7 +86,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   };
   /** The calls waiting for their line's end stood on their own: hide them. */
   const confirm = () => {
-    if (pending) hide();
+    if (pending) {
+      hide();
+      endOfSequenceDue = true;
+    }
     pending = '';
     pendingFirm = false;
   };
@@ -183,13 +186,13 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // The end-of-sequence token right after a hidden call belongs to it, as in the parser.
       if (endOfSequenceDue) {
-        const eos = /^[ \t]*<\/s>/.exec(held);
+        const eos = /^[ \t]*<\/s>/.exec(held) ?? (final ? /^\s*<\/s>\s*$/.exec(held) : null);
         if (eos) {
           held = held.slice(eos[0].length);
           endOfSequenceDue = false;
           continue;
         }
-        if (!final && /^[ \t]*(?:<(?:\/s?)?)?$/.test(held)) return out;
+        if (!final && /^\s*(?:<(?:\/(?:s(?:>\s*)?)?)?)?$/.test(held)) return out;
         endOfSequenceDue = false;
       }
       // Held text that may still open markup is looked at again once it has grown enough.
@@ -255,7 +258,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // A bare </think> with nothing hidden before: the template opened the reasoning, and all
       // that was shown is reasoning. Clear it.
-      const closeThink = held.match(/^<\/(?:think|thinking)(?::[\w-]{1,20})?>|^\[BEGIN FINAL RESPONSE\]/i);
+      const closeThink = held.match(/^<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|^\[BEGIN FINAL RESPONSE\]/i);
       if (closeThink && !hidAnything && !retracted) {
         retracted = true;
         hidAnything = true;

@@ -87,8 +87,8 @@ export const END_TOKENS = [
   '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]',
   // Command R's turn and response markers, Nemotron's end of turn.
   '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
-  // Granite's end of text, Functionary v2's end of message.
-  '<|end_of_text|>', '<|stop|>',
+  // Granite's end of text, Functionary v2's end of message; Phi-4's assistant header leaked after a call, Gemma 4's tool-response opener after one.
+  '<|end_of_text|>', '<|stop|>', '<|assistant|>', '<|tool_response>',
 ];
 
 /** Functionary v2's message headers: `<|from|>assistant\n<|recipient|>name\n<|content|>`. */

@@ -62,7 +62,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!at.hidAnything && (['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
+    if (!at.hidAnything && (['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/(?:(?:mm|seed):)?think(?::[\w-]{0,20})?>?$/.test(lower) || ['</mm:think>', '</seed:think>'].some((t) => t.startsWith(lower)))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;

@@ -190,7 +190,7 @@ class BodyReader {
     const word = this.text.slice(from, this.i).trim();
     if (!word || /[{[<>"']/.test(word)) return undefined;
     const literal = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(word) ? parseLooseJson(word) : undefined;
-    return literal ?? word;
+    return literal !== undefined ? literal : word;
   }
 
   private blanks(): void {
