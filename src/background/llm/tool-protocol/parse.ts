@@ -321,7 +321,9 @@ export function parseToolCalls(text: string, tools: readonly ToolInput[]): Parse
   const calls = standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span));
   // Template tokens left in the text go too, except in code, where they are what the user wrote about.
   const tokens: Span[] = [];
-  for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
+  // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
+  const callEnds = new Set(calls.map((s) => s.end));
+  for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
   const removed = merged(
     merged(
       reasoningList.map(([start, end]) => ({ start, end, calls: [] })),

@@ -34,6 +34,16 @@ export interface ToolMarkupFilter {
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
+/**
+ * Where markup could start in `held`: a bracket, tag, fence or quote character, or a word after a
+ * blank that may be Phi-4's `functools[` (its list may follow the model's words on their line).
+ */
+function nextCandidate(held: string, recent: string): number {
+  const punctuation = held.search(/[<[{`~>]/);
+  const word = held[0] === 'f' && (recent === '' || /\s$/.test(recent)) ? 0 : held.search(/(?<=[ \t])f/);
+  return punctuation === -1 ? word : word === -1 ? punctuation : Math.min(punctuation, word);
+}
+
 export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
   const recognise = createRecogniser(tools);
   const shown = new ShownText();
@@ -226,7 +236,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       if (first === held.length || held[first] === '\n') first = -1;
       // A line may start with a word that opens markup: TOOL_NAME:, functools[.
       const startsWithName = (!shown.content || shown.lineBlank) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
-      const next = startsWithName ? first : pending ? 0 : held.search(/[<[{`~>]/);
+      const next = startsWithName ? first : pending ? 0 : nextCandidate(held, shown.recent);
       const newline = startsWithName || pending ? -1 : held.indexOf('\n');
       if (newline !== -1 && (next === -1 || newline < next)) {
         // Each line is looked at from its start.

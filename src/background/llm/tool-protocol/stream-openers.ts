@@ -190,7 +190,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[Tool Call] name=', match: /^\[Tool Call\][ \t]+name=/i, closer: () => ({ kind: 'balanced', brace: true }) },
   // Gemma 4's call with its wrapper tokens stripped by the server, starting its line.
   { literal: 'call:', match: /^call:[\w.-]{1,100}[ \t]*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
-  { literal: 'functools[', match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
+  // Phi-4-mini's list, which may follow its words on the line, as in the parser.
+  { literal: 'functools[', glued: true, match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
+  { literal: 'functools{', glued: true, match: /^functools\s*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
   // ReAct's action: the turn ends there, so it runs to the end of the reply, hidden if the parser reads a call in it.
   { literal: 'Action:', match: /^Action:/, closer: () => ({ kind: 'end', verify: true }) },
@@ -200,7 +202,7 @@ export const FIXED_OPENERS: Opener[] = [
 ];
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall)"\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall|arguments|parameters)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -48,7 +48,7 @@ export const gemma: Detector = (ctx) => {
       if (!found || head.lastIndex > limit || ((!found[1] || !wrapped) && !ctx.resolve(found[2]!))) break;
       const h = [found[0], found[2], found[3]] as const;
       const open = head.lastIndex - 1;
-      const read = h[2] === '(' ? readParen(text, open, limit, h[1]!) : new BodyReader(text, limit).object(open);
+      const read = h[2] === '(' ? readParen(text, open, limit, h[1]!) : (new BodyReader(text, limit).object(open) ?? closedAtEnd(text, open, limit));
       if (!read) {
         // An offered tool's call that cannot be read: the repair turn asks again (an unknown one stays an unknown call).
         const cut = limit === text.length && !CLOSERS.some((c) => text.includes(c, open));
@@ -74,6 +74,21 @@ export const gemma: Detector = (ctx) => {
 };
 
 type Span = ReturnType<typeof spanOf>;
+
+/**
+ * A call the reply ended in after a complete last value (a closed `<|"|>` string, object or list):
+ * only its closing braces are missing, so they are added. A value that may itself be cut (a bare
+ * word or number at the very end) is never completed.
+ */
+function closedAtEnd(text: string, open: number, limit: number): { args: Record<string, Json>; end: number } | undefined {
+  if (limit !== text.length || CLOSERS.some((c) => text.includes(c, open)) || !/(?:<\|"\|>|[}\]])\s*$/.test(text.slice(open, limit))) return undefined;
+  for (let missing = 1; missing <= 3; missing++) {
+    const completed = text + '}'.repeat(missing);
+    const read = new BodyReader(completed, completed.length).object(open);
+    if (read) return { args: read.args, end: text.length };
+  }
+  return undefined;
+}
 
 /** `name(k="v", n=1)` from `open` (the paren) within `limit`, read as Python keyword arguments. */
 function readParen(text: string, open: number, limit: number, name: string): { args: Record<string, Json> ; end: number } | undefined {

@@ -130,7 +130,8 @@ const WRAPPERS: readonly Wrapper[] = [
   // LM Studio's own format: its prompt closes the request with `[END_TOOL_REQUEST]`, which models also write as `[TOOL_REQUEST_END]`.
   { open: /\[TOOL_REQUEST\]/g, close: /\[(?:TOOL_REQUEST_END|END_TOOL_REQUEST)\]/g, glue: 'tail' },
   { open: /<toolcall>/gi, close: /<\/toolcall>/gi, glue: 'tail' },
-  { open: /\bfunctools(?=\s*\[)/g, glue: 'tail' },
+  // Phi-4-mini: `functools[…]`, and a lone call without the list's brackets, `functools{…}`.
+  { open: /\bfunctools(?=\s*[[{])/g, glue: 'tail' },
   { open: /<\|tool_call\|>/g, glue: 'token' },
   { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
   { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token', pairAnywhere: true },
