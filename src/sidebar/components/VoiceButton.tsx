@@ -31,6 +31,7 @@ export function VoiceButton() {
       type="button"
       data-testid="voice"
       data-state={shown}
+      data-kind={state.kind}
       aria-label={label}
       aria-pressed={shown === 'listening'}
       title={actions ? `${label}. ${t('voiceButtonHelp')}` : label}

@@ -4,6 +4,7 @@
  * silence; `stop()` gives the recording, `cancel()` drops it. The microphone is released either way.
  */
 import type { Recording } from '../../shared/voice';
+import { oggOpusSeconds, SilentRecordingError } from './ogg-length';
 import { rms, SilenceDetector } from './silence';
 
 export interface CaptureOptions {
@@ -91,6 +92,9 @@ export class Capture {
     }
     this.release();
     const blob = new Blob(this.chunks, { type: this.recorder.mimeType || 'audio/ogg' });
+    // An Ogg file whose pages carry no audio: the microphone delivered no samples. Sending it would only earn a
+    // server's "too short" or "unsupported" reply; the user should check the microphone.
+    if (blob.type.includes('ogg') && oggOpusSeconds(new Uint8Array(await blob.arrayBuffer())) === 0) throw new SilentRecordingError();
     return { audio: await toBase64(blob), mimeType: blob.type, durationMs };
   }
 

@@ -8,6 +8,7 @@ import type { CaptureOptions } from './capture';
 import { IDLE, isCapturing, nextState, type RecorderEvent, type RecorderState, type VoiceFault } from './machine';
 import { RecognitionError, type RecognitionSession } from './browser-recognition';
 import type { MicAccess, MicFaultCode } from './microphone';
+import { SilentRecordingError } from './ogg-length';
 
 /** A press held at least this long is hold-to-talk (release stops); a shorter one is a click (toggle). */
 export const HOLD_MS = 350;
@@ -162,8 +163,8 @@ export class VoiceController {
     let recording: Recording;
     try {
       recording = await capture.stop();
-    } catch {
-      return this.move({ type: 'failed', fault: this.deps.micFault('mic_failed') });
+    } catch (error) {
+      return this.move({ type: 'failed', fault: this.deps.micFault(error instanceof SilentRecordingError ? 'mic_silent' : 'mic_failed') });
     }
     if (!this.isIn('stopping')) return; // cancelled meanwhile
     if (!recording.audio) return this.move({ type: 'failed', fault: this.deps.micFault('mic_failed') });

@@ -16,6 +16,8 @@ export type MicFaultCode =
   | 'mic_missing'
   | 'mic_busy'
   | 'mic_failed'
+  /** The recording holds no audio: the microphone delivered no samples. */
+  | 'mic_silent'
   | 'mic_needs_permission'
   | 'recorder_unsupported'
   /** The `browser` provider: this browser has no speech recognition, it failed, or it heard nothing. */
@@ -28,6 +30,7 @@ export const MIC_FAULT_WORDS: Record<MicFaultCode, { message: MessageKey; hint: 
   mic_missing: { message: 'voiceMicMissing', hint: 'voiceMicMissingHint' },
   mic_busy: { message: 'voiceMicBusy', hint: 'voiceMicBusyHint' },
   mic_failed: { message: 'voiceMicFailed', hint: 'voiceMicFailedHint' },
+  mic_silent: { message: 'voiceMicSilent', hint: 'voiceMicSilentHint' },
   mic_needs_permission: { message: 'voiceMicNeedsPermission', hint: 'voiceMicNeedsPermissionHint' },
   recorder_unsupported: { message: 'voiceRecorderUnsupported', hint: 'voiceRecorderUnsupportedHint' },
   recognition_unavailable: { message: 'voiceRecognitionUnavailable', hint: 'voiceRecognitionUnavailableHint' },

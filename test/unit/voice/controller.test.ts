@@ -7,6 +7,7 @@ import { DEFAULT_VOICE_SETTINGS, type Recording, type VoiceSettings } from '../.
 import { HOLD_MS, VoiceController, type VoiceControllerDeps } from '../../../src/sidebar/voice/controller';
 import { RecognitionError } from '../../../src/sidebar/voice/browser-recognition';
 import type { RecorderState } from '../../../src/sidebar/voice/machine';
+import { SilentRecordingError } from '../../../src/sidebar/voice/ogg-length';
 import type { MicAccess } from '../../../src/sidebar/voice/microphone';
 
 const RECORDING: Recording = { audio: 'T2dnUwACAAAA', mimeType: 'audio/ogg;codecs=opus', durationMs: 1500 };
@@ -262,4 +263,19 @@ describe('the browser’s own recognition (provider `browser`)', () => {
     expect(s.log).toEqual(['listen ', 'abort']);
     expect(cancelled.controller.state.kind).toBe('idle');
   });
+});
+
+test('a recording that holds no sound is its own fault: nothing is uploaded or kept', async () => {
+  const v = setup({
+    capture: () => ({
+      stop: async () => Promise.reject(new SilentRecordingError()),
+      cancel: () => undefined,
+    }),
+  });
+  v.controller.toggle();
+  await settle();
+  v.controller.toggle();
+  await settle();
+  expect(v.controller.state).toEqual({ kind: 'error', fault: { code: 'mic_silent', message: 'mic: mic_silent' } });
+  expect(v.transcribed).toHaveLength(0);
 });
