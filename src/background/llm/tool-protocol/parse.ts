@@ -27,6 +27,7 @@ import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
 import { fitArguments } from './fit';
+import { END_TOKENS, escapeRegExp, LONE_REASONING_END } from './stream-openers';
 import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { createToolTable, type ToolInput } from './tools';
 
@@ -35,6 +36,7 @@ export type { ToolInput } from './tools';
 
 const DETECTORS: readonly Detector[] = [deepseek, dsml, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
 
+const LONE_REASONING_ENDS = new RegExp(LONE_REASONING_END.source, 'gi');
 const TOOL_CALL_OPEN = '<tool_call>';
 const TOOL_CALL_CLOSE = '</tool_call>';
 
@@ -84,7 +86,7 @@ function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, 
   }
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
-    for (const lone of matchesOf(/<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]/gi, text)) {
+    for (const lone of matchesOf(LONE_REASONING_ENDS, text)) {
       if (inCode(lone.index)) continue;
       spans.push([0, lone.index + lone[0].length]);
       break;
@@ -220,7 +222,18 @@ function withEndOfSequence(text: string, span: Span): Span {
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
-const TEMPLATE_TOKEN = /^all\n(?=[\s\S])|<\|tool_response>|<\|(?:eom_id|eot_id|eom|eot|im_end|end|call|return|stop|\/tool_call|assistant|end_of_text|START_RESPONSE|END_RESPONSE|CHATBOT_TOKEN|END_OF_TURN_TOKEN)\|>|<SPECIAL_12>|<\|start\|>assistant(?:\s+to=[\w.:-]{1,100})?(?:<\|message\|>)?|^[ \t]*to=[\w.:-]{1,100}<\|message\|>|<\|im_start\|>(?:assistant)?|<\|channel\|>(?:final|commentary)<\|message\|>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|\[\/TOOL_CALLS\]/g;
+const TEMPLATE_TOKEN = new RegExp(
+  [
+    '^all\\n(?=[\\s\\S])',
+    ...END_TOKENS.map(escapeRegExp),
+    '<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>',
+    '<\\|start\\|>assistant(?:\\s+to=[\\w.:-]{1,100})?(?:<\\|message\\|>)?',
+    '^[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
+    '<\\|im_start\\|>(?:assistant)?',
+    '<\\|channel\\|>(?:final|commentary)<\\|message\\|>',
+  ].join('|'),
+  'g',
+);
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {

@@ -16,7 +16,7 @@ import { STRAY_CLOSER } from './scan';
 import { EXAMPLE_LEAD } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
-import { NOT_MARKUP, OPEN, REASONING, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
+import { GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 
@@ -35,12 +35,13 @@ export interface ToolMarkupFilter {
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
 /**
- * Where markup could start in `held`: a bracket, tag, fence or quote character, or a word after a
- * blank that may be Phi-4's `functools[` (its list may follow the model's words on their line).
+ * Where markup could start in `held`: a bracket, tag, fence or quote character, or, after a blank,
+ * the first letter of an opener that is a word and may follow the model's words on their line
+ * (Phi-4's `functools[`).
  */
 function nextCandidate(held: string, recent: string): number {
   const punctuation = held.search(/[<[{`~>]/);
-  const word = held[0] === 'f' && (recent === '' || /\s$/.test(recent)) ? 0 : held.search(/(?<=[ \t])f/);
+  const word = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent)) ? 0 : held.search(GLUED_WORD_AFTER_BLANK);
   return punctuation === -1 ? word : word === -1 ? punctuation : Math.min(punctuation, word);
 }
 
@@ -53,8 +54,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Held text that may still open markup is looked at again from this length on. */
   let recheckAt = 0;
   let hidAnything = false;
-  /** A recipient (`to=functions.name`) was just hidden: the channel that follows carries its call. */
-  let afterRecipient = false;
+  /** The recipient just hidden (`to=functions.name`, `to=self`): the message or channel that follows is for it. */
   let recipient: string | undefined;
   let retracted = false;
   let retractionTaken = false;
@@ -65,7 +65,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
   /** Where held text stands, for the recogniser. */
-  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', afterRecipient, recipient, recent: shown.recent });
+  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', recipient, recent: shown.recent });
 
   /** A call was just hidden: an end-of-sequence token (`</s>`) right after it goes with it. */
   let endOfSequenceDue = false;
@@ -154,7 +154,6 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             closer = undefined;
             hide();
             spaceDue ||= /\S$/.test(shown.recent);
-            afterRecipient = /to=functions\.[\w.:-]+\s*$/.test(stretch);
             recipient = /to=([\w.:-]+)\s*$/.exec(stretch)?.[1];
             continue;
           }
@@ -268,7 +267,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // A bare </think> with nothing hidden before: the template opened the reasoning, and all
       // that was shown is reasoning. Clear it.
-      const closeThink = held.match(/^<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|^\[BEGIN FINAL RESPONSE\]/i);
+      const closeThink = REASONING_END.exec(held);
       if (closeThink && !hidAnything && !retracted) {
         retracted = true;
         hidAnything = true;
@@ -287,10 +286,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       const blocked = recognise.cannotOpenAt(held, 0);
       const found = blocked ? undefined : recognise.opener(held, position());
-      if (found || (!blocked && held[0] !== '<')) {
-        afterRecipient = false;
-        recipient = undefined;
-      }
+      if (found || (!blocked && held[0] !== '<')) recipient = undefined;
       if (found) {
         closer = open(found);
         recheckAt = 0;

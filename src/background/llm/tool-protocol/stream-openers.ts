@@ -201,6 +201,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
+/** A reasoning closer standing alone (the template opened the reasoning): `</think>`, `</mm:think>`, `</think:opensource>`, Apriel's `[BEGIN FINAL RESPONSE]`. */
+export const LONE_REASONING_END = /<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]/i;
+export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
+
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall|arguments|parameters)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
@@ -210,3 +214,8 @@ export const RECHECK_FLOOR = 64;
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** First letters of openers that are words and may follow the model's words on their line (`functools[`). */
+const GLUED_WORD_LETTERS = [...new Set(FIXED_OPENERS.filter((o) => o.glued && o.literal && /^[a-z]/i.test(o.literal)).map((o) => o.literal![0]!))].join('');
+export const GLUED_WORD_START = new RegExp(`^[${GLUED_WORD_LETTERS}]`);
+export const GLUED_WORD_AFTER_BLANK = new RegExp(`(?<=[ \\t])[${GLUED_WORD_LETTERS}]`);

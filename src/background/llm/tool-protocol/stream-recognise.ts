@@ -21,8 +21,6 @@ export interface Position {
   hidAnything: boolean;
   /** Finished calls wait for their line's end. */
   pending: boolean;
-  /** A recipient (`to=functions.name`) was just hidden. */
-  afterRecipient: boolean;
   /** The recipient just hidden (`to=container.exec`, `to=self`): a commentary message after one is no preamble, a message to `self` is reasoning. */
   recipient: string | undefined;
   /** The last characters shown. */
@@ -62,7 +60,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!at.hidAnything && (['</think>', '</thinking>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/(?:(?:mm|seed):)?think(?::[\w-]{0,20})?>?$/.test(lower) || ['</mm:think>', '</seed:think>'].some((t) => t.startsWith(lower)))) return true;
+    if (!at.hidAnything && (['</think>', '</thinking>', '</mm:think>', '</seed:think>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
@@ -141,7 +139,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const opener = (held: string, at: Position): CloserSpec | undefined => {
     const lineStart = at.lineStart;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
-    if (held.startsWith('<|channel|>analysis') && (at.afterRecipient || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
+    if (held.startsWith('<|channel|>analysis') && (at.recipient?.startsWith('functions.') || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
     // Glimmer: after its header, a message to `self` is reasoning up to its end; to anyone else, the message token goes.
     if (held.startsWith('<|message|>') && at.recipient !== undefined) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
     // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
