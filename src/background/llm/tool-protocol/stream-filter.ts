@@ -41,6 +41,7 @@ const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === 
  */
 function nextCandidate(held: string, recent: string): number {
   const punctuation = held.search(/[<[{`~>]/);
+  if (punctuation === 0) return 0;
   const word = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent)) ? 0 : held.search(GLUED_WORD_AFTER_BLANK);
   return punctuation === -1 ? word : word === -1 ? punctuation : Math.min(punctuation, word);
 }
@@ -75,10 +76,13 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Shows `text`: what was shown decides how the next stretch is read. */
   const show = (text: string) => {
     if (!text) return '';
-    const lead = spaceDue && !/^\s/.test(text) ? ' ' : '';
-    spaceDue = false;
+    let lead = '';
+    if (spaceDue) {
+      lead = /^\s/.test(text) ? '' : ' ';
+      spaceDue = false;
+    }
     // Words shown after a recipient's header: its message has begun, the header no longer applies.
-    if (text.trim()) recipient = undefined;
+    if (recipient !== undefined && text.trim()) recipient = undefined;
     return shown.add(lead + text, pending !== '');
   };
   const hide = () => {

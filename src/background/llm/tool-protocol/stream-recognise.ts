@@ -148,9 +148,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       if (!o.anywhere && (at.lineQuoted || (!lineStart && !o.glued))) continue;
       if (o.preamble && at.recipient !== undefined) continue;
       const m = held.match(o.match);
+      if (!m) continue;
       // A template's wrapper right after a word (no blank between) is how special tokens come out: once read as a call, hidden whatever follows it, as in the parser.
       const gluedToWord = !lineStart && o.glued === true && /\S$/.test(at.recent);
-      if (m) return { ...o.closer(m), ...(o.sure || (o.token && lineStart) || gluedToWord ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
+      return { ...o.closer(m), ...(o.sure || (o.token && lineStart) || gluedToWord ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
     if (!lineStart || at.lineQuoted) return undefined;
     const named = held.match(toolTag);
