@@ -8,7 +8,11 @@ import { parseToolCalls } from '../../src/background/llm/tool-protocol/parse';
 import type { ToolInput } from '../../src/background/llm/tool-protocol/tools';
 import { CHUNK_SIZES, expectNoCall, squash, streamThrough } from './stream-through';
 
-export function describeCallShapes(shapes: [string, string][], tools: readonly ToolInput[], expected: [string, Record<string, unknown>]): void {
+/**
+ * `pairs` names the shapes whose markup is a closed special-token pair (`<|…|>` tokens, a namespaced tag,
+ * GLM's argument tokens): inside a sentence they are calls, as servers' parsers read them, and the words stay.
+ */
+export function describeCallShapes(shapes: [string, string][], tools: readonly ToolInput[], expected: [string, Record<string, unknown>], pairs: readonly string[] = []): void {
   describe('each shape as the reply', () => {
     test.each(shapes)('%s: one call with its typed arguments, its markup hidden in every chunking', (_family, shape) => {
       const result = parseToolCalls(shape, tools);
@@ -26,9 +30,22 @@ export function describeCallShapes(shapes: [string, string][], tools: readonly T
 
   describe('each shape quoted', () => {
     const quoted = (text: string) => expect(squash(expectNoCall(text, tools).text)).toBe(squash(text));
-    test.each(shapes)('%s inside a sentence, set off by blanks: prose', (_family, shape) => {
-      quoted(`The model wrote ${shape.replace(/\n/g, ' ')} in its reply, which the server did not parse.`);
-    });
+    const plain = shapes.filter(([family]) => !pairs.includes(family));
+    const paired = shapes.filter(([family]) => pairs.includes(family));
+    if (plain.length) {
+      test.each(plain)('%s inside a sentence, set off by blanks: prose', (_family, shape) => {
+        quoted(`The model wrote ${shape.replace(/\n/g, ' ')} in its reply, which the server did not parse.`);
+      });
+    }
+    if (paired.length) {
+      test.each(paired)('%s inside a sentence, set off by blanks: a special-token pair stays a call, the words are kept', (_family, shape) => {
+        const text = `Checking now ${shape.replace(/\n/g, ' ')} and then I answer.`;
+        const result = parseToolCalls(text, tools);
+        expect(result.calls.map((c) => [c.name, c.arguments])).toEqual([expected]);
+        expect(squash(result.text)).toBe('Checking now and then I answer.');
+        for (const size of CHUNK_SIZES) expect({ size, shown: squash(streamThrough(text, tools, size)) }).toEqual({ size, shown: 'Checking now and then I answer.' });
+      });
+    }
     test.each(shapes)('%s in a fence presented as an example: prose', (_family, shape) => {
       quoted(`For example, the format looks like this:\n\n\`\`\`\n${shape}\n\`\`\`\n\nThat is what the template asks for.`);
     });

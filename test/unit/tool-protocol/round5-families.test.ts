@@ -4,7 +4,7 @@
  * DSML `tool_calls`, DeepSeek calls without their section tokens, a call wrapper in the fence of
  * the reply, Llama 3.2's mistyped arguments key, FunctionGemma without `call:`): each shape quoted inside a sentence, in a fence
  * presented as an example, or in a block quote is no call and no failure, and the filter shows it
- * whole. Each family's call cut off at the end of the reply is a failure, hidden from the user.
+ * whole; a special-token pair inside a sentence stays a call. Each family's call cut off at the end of the reply is a failure, hidden from the user.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
 import { CHUNK_SIZES as SIZES, expectNoCall, squash, streamThrough } from '../../support/stream-through';
@@ -37,11 +37,20 @@ describe('the new families as the reply', () => {
 });
 
 describe('the new families quoted', () => {
-  // DeepSeek's call tokens are special tokens, never prose: inside a sentence they still count (as the section tokens do).
-  test.each(SHAPES.filter(([family]) => family !== 'DeepSeek R1 call tokens'))('%s inside a sentence: prose', (_family, shape) => {
+  // Special-token pairs are never prose: DeepSeek's call tokens, MiniMax M3's namespaced wrapper, xing4's argument tokens.
+  const PAIRS = ['DeepSeek R1 call tokens', 'MiniMax M3', 'xing4'];
+  test.each(SHAPES.filter(([family]) => !PAIRS.includes(family)))('%s inside a sentence: prose', (_family, shape) => {
     const text = `The model wrote ${shape.replace(/\n/g, ' ')} in its reply, which the server did not parse.`;
     const result = expectNothing(text);
     expect(squash(result.text)).toBe(squash(text));
+  });
+
+  test.each(SHAPES.filter(([family]) => PAIRS.includes(family)))('%s inside a sentence: a call, hidden, the words kept', (_family, shape) => {
+    const text = `The model wrote ${shape.replace(/\n/g, ' ')} in its reply.`;
+    const result = parseToolCalls(text, TOOLS);
+    expect(result.calls.map((c) => c.name)).toEqual(['search']);
+    expect(squash(result.text)).toBe('The model wrote in its reply.');
+    for (const size of SIZES) expect({ size, shown: squash(streamThrough(text, TOOLS, size)) }).toEqual({ size, shown: 'The model wrote in its reply.' });
   });
 
   test.each(SHAPES)('%s in a fence presented as an example: prose', (_family, shape) => {

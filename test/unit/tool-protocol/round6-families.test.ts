@@ -38,9 +38,11 @@ describe('Gemma 4 wrappers and the rule for special tokens', () => {
     expect(squash(result.text)).toBe('Looking it up now.');
   });
 
-  test('a wrapper glued between words on one line is prose, as a quoted call is', () => {
-    const text = 'Before. <|tool_call>call:search{query:<|"|>rice<|"|>}<tool_call|>After.';
-    expect(squash(expectNothing(text).text)).toBe(squash(text));
+  test('a closed wrapper between words on one line is a call, as servers read the special-token pair; an open one is no call', () => {
+    const result = parseToolCalls('Before. <|tool_call>call:search{query:<|"|>rice<|"|>}<tool_call|> After.', TOOLS);
+    expect(result.calls).toEqual([{ name: 'search', arguments: { query: 'rice' } }]);
+    expect(squash(result.text)).toBe('Before. After.');
+    expect(parseToolCalls('Before. <|tool_call>call:search{query:<|"|>rice<|"|>} After.', TOOLS).calls).toEqual([]);
   });
 
   test('bare call: lines inside a wrapper belong to it', () => {

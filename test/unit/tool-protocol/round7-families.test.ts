@@ -24,7 +24,7 @@ const SHAPES: [string, string][] = [
 
 const expectNothing = (text: string) => expectNoCall(text, TOOLS);
 
-describeCallShapes(SHAPES, TOOLS, ['search', { query: 'rice', limit: 3 }]);
+describeCallShapes(SHAPES, TOOLS, ['search', { query: 'rice', limit: 3 }], ['an invoke with a JSON body']);
 
 describe('Hunyuan 3', () => {
   test('its reasoning, opened by the template and closed by a suffixed tag, is never shown; the words after it are', () => {
@@ -68,9 +68,14 @@ describe('a wrapper glued to the word before it', () => {
     for (const size of SIZES) expect({ size, shown: squash(streamThrough(text, TOOLS, size)) }).toEqual({ size, shown: 'prefix tail' });
   });
 
-  test('set off by a blank and followed by words, it is a quotation: prose', () => {
+  test('set off by a blank and followed by words, a plain tag is a quotation: prose', () => {
     expectNothing('The footer holds <tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call> in small print.');
-    expectNothing('Before. <|tool_call>call:search{query:<|"|>rice<|"|>}<tool_call|>After.');
+  });
+
+  test('set off by a blank and followed by words, a closed special-token pair is still a call', () => {
+    const result = parseToolCalls('Before. <|tool_call>call:search{query:<|"|>rice<|"|>}<tool_call|>After.', TOOLS);
+    expect(result.calls).toEqual([{ name: 'search', arguments: { query: 'rice' } }]);
+    expect(squash(result.text)).toBe('Before. After.');
   });
 
   test('tags that are not a template wrapper never count glued', () => {

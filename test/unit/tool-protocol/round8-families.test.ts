@@ -22,7 +22,7 @@ const SHAPES: [string, string][] = [
   ['Kimi call without its argument token', '<|tool_calls_section_begin|> <|tool_call_begin|> functions.search:0 {"query": "rice", "limit": 3} <|tool_call_end|> <|tool_calls_section_end|>'],
 ];
 
-describeCallShapes(SHAPES.map(([family, shape]) => [family, shape.replace(/^Thought: .*\n/, '')] as [string, string]), TOOLS, ['search', { query: 'rice', limit: 3 }]);
+describeCallShapes(SHAPES.map(([family, shape]) => [family, shape.replace(/^Thought: .*\n/, '')] as [string, string]), TOOLS, ['search', { query: 'rice', limit: 3 }], ['Kimi call without its argument token']);
 
 const shownIn = (text: string) => SIZES.map((size) => squash(streamThrough(text, TOOLS, size)));
 

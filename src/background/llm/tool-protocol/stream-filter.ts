@@ -108,7 +108,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     pendingFirm = false;
   };
 
-  const { holdsCalls, callsOnly } = inPlaceReader(tools, shown);
+  const { holdsCalls, callsOnly, standsBeforeWords } = inPlaceReader(tools, shown);
 
   const open = (spec: CloserSpec): Closer => {
     const c = { ...spec, seen: 0, decided: OPEN } as Closer;
@@ -163,7 +163,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
           const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || closer.kind === 'json-run' || holdsCalls(stretch, closer.mid));
-          const sure = closer.sure === true;
+          const sure = closer.sure === true || (isCall && closer.mid === true && standsBeforeWords(stretch, true));
           const firm = closer.firm === true;
           closer = undefined;
           if (reasoning) {
@@ -175,7 +175,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             hide();
             endOfSequenceDue = true;
             // Markup glued between two words leaves a space between them, as in the parser's text.
-            if (!shown.lineBlank) out += show(' ');
+            spaceDue ||= /\S$/.test(shown.recent);
           } else if (isCall) {
             pending += stretch;
             pendingFirm ||= firm;

@@ -207,6 +207,11 @@ export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
       const parsed = parseInPlace(stretch, mid);
       return parsed.calls.length > 0 || parsed.failures.length > 0;
     },
+    /**
+     * Whether the calls the stretch holds stay calls with words after them on their line, as a closed
+     * special-token pair or a block does in the parser: then they are hidden at once, not held for the line's end.
+     */
+    standsBeforeWords: (stretch: string, mid = false) => parseInPlace(`${stretch} and`, mid).calls.length > 0,
     /** Whether the stretch holds calls of offered tools and nothing that fails. */
     callsOnly: (stretch: string, mid = false) => {
       const parsed = parseInPlace(stretch, mid);

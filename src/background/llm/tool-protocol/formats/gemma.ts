@@ -66,9 +66,10 @@ export const gemma: Detector = (ctx) => {
     const closer = CLOSERS.find((c) => text.startsWith(c, end));
     end = closer ? end + closer.length : attempts.every((a) => 'arguments' in a) ? end : limit;
     covered = end;
-    // Gemma 4's `<|tool_call>` is a special token: starting its line, words may follow it there (the rule for all
-    // special tokens but DeepSeek's). Glued between words it stands as text a model may have copied from a page.
-    spans.push({ ...spanOf(m.index, end, attempts), ...(wrapped ? { glue: m[0] === '<|tool_call>' ? 'token' : 'tail' } : {}) });
+    // Gemma 4's `<|tool_call>…<tool_call|>` is a special-token pair: closed, it is a call wherever it stands, as
+    // servers' parsers read it between words. Open at the end, it must start its line; FunctionGemma's tags may follow words.
+    const glue = m[0] !== '<|tool_call>' ? 'tail' : closer === '<tool_call|>' ? 'anywhere' : 'token';
+    spans.push({ ...spanOf(m.index, end, attempts), ...(wrapped ? { glue } : {}) });
   });
   return spans;
 };

@@ -110,7 +110,10 @@ interface Wrapper {
   /** The closing marker; none for wrappers that run to the end of their JSON or the reply. */
   close?: RegExp;
   glue: 'tail' | 'token';
-  /** A special-token pair: closed, it is a call wherever it stands (outside code, quotes and examples). */
+  /**
+   * A special-token pair (`<|…|>` tokens, a namespaced tag): closed, it is a call wherever it stands (outside code,
+   * quotes and examples). Servers' parsers read it between two words of prose; nobody writes these tokens as text.
+   */
   pairAnywhere?: boolean;
 }
 
@@ -118,7 +121,7 @@ interface Wrapper {
 const WRAPPERS: readonly Wrapper[] = [
   // `<tool_call>` is a special token of the Hermes/Qwen tokenizers: closed and starting its line, words may follow it (servers give them as content).
   { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token' },
-  { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail' },
+  { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail', pairAnywhere: true },
   // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
   { open: /<[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
   { open: /<function_call>/gi, glue: 'tail' },
@@ -133,19 +136,30 @@ const WRAPPERS: readonly Wrapper[] = [
   // Phi-4-mini: `functools[…]`, and a lone call without the list's brackets, `functools{…}`.
   { open: /\bfunctools(?=\s*[[{])/g, glue: 'tail' },
   { open: /<\|tool_call\|>/g, glue: 'token' },
-  { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
+  { open: /<\|tool_call_start\|>/g, close: /<\|tool_call_end\|>/g, glue: 'token', pairAnywhere: true },
   { open: /<\|python_start\|>/g, close: /<\|python_end\|>/g, glue: 'token', pairAnywhere: true },
-  { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token' },
+  { open: /<\|tool_calls_section_begin\|>/g, close: /<\|tool_calls_section_end\|>/g, glue: 'token', pairAnywhere: true },
   // Kimi K2's call without its section tokens: the body starts at the call's own token.
-  { open: /(?=<\|tool_call_begin\|>)/g, close: /<\|tool_call_end\|>/g, glue: 'token' },
-  { open: /<\|START_ACTION\|>/g, close: /<\|END_ACTION\|>/g, glue: 'token' },
+  { open: /(?=<\|tool_call_begin\|>)/g, close: /<\|tool_call_end\|>/g, glue: 'token', pairAnywhere: true },
+  { open: /<\|START_ACTION\|>/g, close: /<\|END_ACTION\|>/g, glue: 'token', pairAnywhere: true },
   // GigaChat 3.1, and GigaChat 3's function-call role header: JSON follows and ends the call.
   { open: /<\|function_call\|>/g, glue: 'token' },
   { open: /<\|message_sep\|>\s*function call<\|role_sep\|>/g, glue: 'token' },
-  { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token' },
+  { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token', pairAnywhere: true },
   // InternLM2/2.5: a plugin call's JSON (`name`, `parameters`) between the action tokens (its interpreter: role-tokens.ts).
-  { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token' },
+  { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token', pairAnywhere: true },
 ];
+
+/**
+ * A body on lines of its own between its markers (`<tool_calls>⏎…⏎</tool_calls>`): a block the model wrote,
+ * which words may precede or follow on the markers' lines. A sentence quoting markup keeps it on one line.
+ */
+function isBlock(body: string): boolean {
+  return /^[ \t]*\n/.test(body) && /\n[ \t]*$/.test(body);
+}
+
+/** GLM's (and its kin's) argument tokens: no sentence writes these. */
+const SPECIAL_ARGUMENT_TOKEN = /<(?:[a-z]{1,20}_)?(?:arg|param)_key>/i;
 
 /** Whether a body stops inside a value: the same scan the streaming filter runs as the body arrives. */
 function unfinished(body: string): boolean {
@@ -181,7 +195,9 @@ export const wrapped: Detector = (ctx) => {
       if (!attempts) continue;
       // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
       const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
-      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, closed && w.pairAnywhere ? 'anywhere' : w.glue));
+      // GLM's argument tokens make `<tool_call>` a special-token pair too.
+      const anywhere = closed && (w.pairAnywhere || isBlock(body) || SPECIAL_ARGUMENT_TOKEN.test(body));
+      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, anywhere ? 'anywhere' : w.glue));
     }
   }
   return spans;
@@ -217,7 +233,9 @@ export const invoke: Detector = (ctx) => {
     if (ctx.isProtected(m.index) || !/<(?:[\w-]{1,20}:)?invoke\s/i.test(m[2]!)) continue;
     const attempts = invokesIn(ctx, m[2]!, !m[3]);
     if (attempts.length) {
-      spans.push(spanOf(m.index, m.index + m[0].length, attempts));
+      // Closed, a namespaced wrapper (`<minimax:tool_call>`) is a special-token pair and a block stands as one: words may stand beside them.
+      const anywhere = m[3] && (m[1]!.includes(':') || isBlock(m[2]!));
+      spans.push(spanOf(m.index, m.index + m[0].length, attempts, anywhere ? 'anywhere' : undefined));
       claimed.add(m.index, m.index + m[0].length);
     }
   }
