@@ -19,6 +19,7 @@ import { react } from './formats/react';
 import { EXAMPLE_LEAD, fenced, findFences } from './formats/fenced';
 import { gemma } from './formats/gemma';
 import { hunyuan } from './formats/hunyuan';
+import { kimiHeadless, kimiXtml } from './formats/kimi';
 import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
@@ -34,7 +35,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
 
 const LONE_REASONING_ENDS = new RegExp(LONE_REASONING_END.source, 'gi');
 const TOOL_CALL_OPEN = '<tool_call>';
@@ -67,13 +68,13 @@ function reasoningLessCalls(text: string, start: number, bodyStart: number, end:
 }
 
 /**
- * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; Hunyuan 3: `<think:opensource>`; Glimmer: a message `to=self`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`), an unclosed `<think>` to the end, or a
+ * Reasoning: `<think>…</think>` (Seed-OSS: `<seed:think>`; MiniMax M3: `<mm:think>`; Hunyuan 3: `<think:opensource>`; Glimmer: a message `to=self`; vllm-mlx's Hermes: `<tool_call_reasoning>`; Command R: `<|START_THINKING|>`; Magistral: `[THINK]`; Kimi K3: `<|open|>think<|sep|>`), an unclosed `<think>` to the end, or a
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
 function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
   const spans: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
+  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|<\|open\|>think<\|sep\|>[\s\S]*?(?:<\|close\|>think<\|sep\|>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
     const end = m.index + m[0].length;
     const tag = m[1]?.toLowerCase();
     if (tag !== 'think' && tag !== 'thinking') {

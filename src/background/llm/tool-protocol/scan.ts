@@ -86,12 +86,6 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
 const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input', 'action_input'] as const;
 const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
 
-/**
- * One call from a JSON object in any of the shapes models use: {name, arguments|parameters|
- * args|input}, {function: {name, arguments}}, {type: "function", function: …}, {tool|tool_name,
- * tool_input}, {action, action_input}, and {tool: name, …} whose other keys are the arguments.
- * Undefined when the object is not call-shaped; a problem when it names no offered tool.
- */
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
 
@@ -109,9 +103,30 @@ function undeclaredWrapper(args: Record<string, Json>, schema: ReturnType<Schema
   return !Object.keys(schema?.properties ?? {}).includes(keys[0]!);
 }
 
-/** A call from an object; with `schemaOf`, an object whose arguments cannot be told apart (see `undeclaredWrapper`) is `unparsable`. */
-export function attemptFromObject(value: Json, resolve: NameResolver, schemaOf?: SchemaOf): Attempt | undefined {
-  if (!isRecord(value)) return undefined;
+/** The call's own keys by how a model may mistype them (`" arguments"`, `"Name"`). */
+const STRUCTURAL_KEYS = new Map<string, string>([...ARGUMENT_KEYS, ...NAME_KEYS, ...ENVELOPE_KEYS, 'type'].map((k) => [k.toLowerCase(), k]));
+
+/** The object with its call keys written plainly (blanks around them and capitals dropped) where that names no key already there. */
+function plainKeys(value: Record<string, Json>): Record<string, Json> {
+  const plain = (k: string) => {
+    const canonical = STRUCTURAL_KEYS.get(k.trim().toLowerCase());
+    return canonical !== undefined && canonical !== k && !(canonical in value) ? canonical : k;
+  };
+  const keys = Object.keys(value);
+  if (keys.every((k) => plain(k) === k)) return value;
+  return Object.fromEntries(keys.map((k) => [plain(k), value[k]!]));
+}
+
+/**
+ * One call from a JSON object in any of the shapes models use: {name, arguments|parameters|
+ * args|input}, {function: {name, arguments}}, {type: "function", function: …}, {tool|tool_name,
+ * tool_input}, {action, action_input}, and {tool: name, …} whose other keys are the arguments.
+ * Undefined when the object is not call-shaped; a problem when it names no offered tool. With `schemaOf`, an object
+ * whose arguments cannot be told apart (see `undeclaredWrapper`) is `unparsable`.
+ */
+export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: SchemaOf): Attempt | undefined {
+  if (!isRecord(raw)) return undefined;
+  const value = plainKeys(raw);
   // An envelope holding the call as its one value: `{"tool": {"name": …}}` (Granite), `{"tool_call": {…}}` (Qwen3).
   const keys = Object.keys(value);
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;

@@ -89,6 +89,8 @@ export const END_TOKENS = [
   '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
   // Granite's end of text, Functionary v2's end of message; Phi-4's assistant header leaked after a call, Gemma 4's tool-response opener after one.
   '<|end_of_text|>', '<|stop|>', '<|assistant|>', '<|tool_response>',
+  // Kimi K3's response and message markers.
+  '<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>',
 ];
 
 /** Functionary v2's message headers: `<|from|>assistant\n<|recipient|>name\n<|content|>`. */
@@ -114,7 +116,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|channel>', anywhere: true, match: /^<\|channel>/, closer: () => tag(/<channel\|>/) },
   { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
   { literal: '[THINK]', anywhere: true, match: /^\[THINK\]/, closer: () => tag(/\[\/THINK\]/) },
+  { literal: '<|open|>think<|sep|>', anywhere: true, match: /^<\|open\|>think<\|sep\|>/, closer: () => tag(/<\|close\|>think<\|sep\|>/) },
   { literal: '<function_call>', glued: true, match: /^<function_call>/i, closer: () => ({ kind: 'balanced' }) },
+  ...['<functioncall ', '<function_call '].map((literal): Opener => ({ literal, glued: true, match: /^<function_?call[ \t]+(?=\{)/i, closer: () => wrapper(/\}[ \t]*>/) })),
   { literal: '<longcat_tool_call>', glued: true, match: /^<[a-z][a-z0-9]{1,20}_tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/[a-z][a-z0-9]{1,20}_tool_call>/i), m, /^<[a-z][a-z0-9]{1,20}_tool_call>/i) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
   { literal: '<|channel|>analysis<|message|>', anywhere: true, match: /^<\|channel\|>analysis<\|message\|>/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
@@ -127,7 +131,7 @@ export const FIXED_OPENERS: Opener[] = [
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
-  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(-1)))) })),
+  ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(1)))) })),
   { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
@@ -155,6 +159,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<toolcall>', glued: true, match: /^<toolcall>/i, closer: (m) => holdingValues(wrapper(/<\/toolcall>/i), m, /^<toolcall>/i) },
   { literal: '[TOOL_CALL]', glued: true, match: /^\[TOOL_CALL\]/, closer: (m) => holdingValues(wrapper(/\[\/TOOL_CALL\]/), m, /^\[TOOL_CALL\]/) },
   { literal: '<|tool_call|>', glued: true, token: true, match: /^<\|tool_call\|>/, closer: () => ({ kind: 'balanced' }) },
+  // Kimi K3's XTML: special tokens, a call wherever it stands (formats/kimi.ts).
+  { literal: '<|open|>tools<|sep|>', glued: true, token: true, sure: true, match: /^<\|open\|>tools<\|sep\|>/, closer: () => wrapper(/<\|close\|>tools<\|sep\|>/) },
+  { literal: '<|open|>call', glued: true, token: true, sure: true, match: /^<\|open\|>call\b/, closer: () => wrapper(/<\|close\|>call<\|sep\|>(?:\s*<\|close\|>tools<\|sep\|>)?/) },
   { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_start\|>/) },
   { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: (m) => holdingValues(wrapper(/<\|python_end\|>/), m, /^<\|python_start\|>/) },
   { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: (m) => holdingValues(wrapper(/<\|END_ACTION\|>/), m, /^<\|START_ACTION\|>/) },
@@ -201,11 +208,11 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-/** A reasoning closer standing alone (the template opened the reasoning): `</think>`, `</mm:think>`, `</think:opensource>`, Apriel's `[BEGIN FINAL RESPONSE]`. */
-export const LONE_REASONING_END = /<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]/i;
+/** A reasoning closer standing alone (the template opened the reasoning): `</think>`, `</mm:think>`, `</think:opensource>`, Apriel's `[BEGIN FINAL RESPONSE]`, Kimi K3's `<|close|>think<|sep|>`, Gemma 4's `<channel|>`. */
+export const LONE_REASONING_END = /<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]|<\|close\|>think<\|sep\|>|<channel\|>/i;
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall|arguments|parameters)"\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

@@ -53,6 +53,12 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
   /** Functionary v2, its prompt ending at `<|recipient|>`: the name, then `<|content|>` and the arguments. */
   const recipientContent = new RegExp(`^(${namePattern})[ \\t]*\\n?[ \\t]*<\\|content\\|>`, 'i');
+  /** Kimi K2's call line without its opening tokens: `name:0<|tool_call_argument_begin|>` (formats/kimi.ts). */
+  const kimiHeadless = new RegExp(`^[ \\t]*(?:functions\\.)?(${namePattern}):\\d{1,4}[ \\t]*<\\|tool_call_argument_begin\\|>`, 'i');
+  const kimiPrefix = (rest: string) => {
+    const id = /^:\d{0,4}[ \t]*/.exec(rest);
+    return id !== null && (id[0].length === rest.length || (/\d/.test(id[0]) && '<|tool_call_argument_begin|>'.startsWith(rest.slice(id[0].length))));
+  };
   const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   /** Could `text` still grow into an opener? */
@@ -60,7 +66,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!at.hidAnything && (['</think>', '</thinking>', '</mm:think>', '</seed:think>', '[begin final response]'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
+    if (!at.hidAnything && (['</think>', '</thinking>', '</mm:think>', '</seed:think>', '[begin final response]', '<|close|>think<|sep|>', '<channel|>'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
@@ -114,6 +120,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
       if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
     } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
+    if (lineStart && names.some((n) => (lower.startsWith(n) && kimiPrefix(lower.slice(n.length))) || (lower.startsWith(`functions.${n}`) && kimiPrefix(lower.slice(n.length + 10))))) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
     // A line may begin with a wrapper or namespace before the name: `tool_code = `, `print(`, `default_api.`.
     if (lineStart && couldBeWrappedName(lower)) return true;
@@ -164,6 +171,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // Gemma's `tool_code = name(…)` + `print(tool_code)`, or `print(name(…))`: a call only as the end of the reply, which the parser judges.
     if (wrappedCall.test(held)) return { kind: 'end', verify: true };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };
+    if (kimiHeadless.test(held)) return { ...wrapper(/<\|tool_call_end\|>(?:[ \t]*<\|tool_calls_section_end\|>)?|<\|tool_calls_section_end\|>/), sure: true } as CloserSpec;
     if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
     // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.

@@ -125,6 +125,8 @@ const WRAPPERS: readonly Wrapper[] = [
   // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
   { open: /<[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
   { open: /<function_call>/gi, glue: 'tail' },
+  // Home Assistant's local-conversation prompt: the JSON inside the tag itself, `<functioncall {…}>`.
+  { open: /<function_?call[ \t]+(?=\{)/gi, close: /(?<=\})[ \t]*>/g, glue: 'tail' },
   { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
   { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
