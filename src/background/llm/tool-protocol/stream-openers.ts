@@ -134,7 +134,7 @@ export const FIXED_OPENERS: Opener[] = [
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(1)))) })),
   { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
-  { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: () => tag(/<tool_call\|>/) },
+  { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: (m) => holdingValues(tag(/<tool_call\|>/), m, /^<\|tool_call>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<\/?end_function_call>/) },
   { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.

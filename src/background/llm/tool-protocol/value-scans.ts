@@ -2,8 +2,8 @@
  * Incremental scans of a call's body, fed piece by piece in one pass overall, that the parser and
  * the streaming filter share so they end a call at the same place:
  * - `OpenValueScan`: whether the body so far stops inside a value (its JSON, or the JSON after
- *   Kimi's argument token, left open; a GLM `<arg_value>` or a Qwen3-Coder `<parameter=…>`
- *   unclosed). A closing marker there is part of the value, not the end of the call.
+ *   Kimi's argument token, left open; a GLM `<arg_value>`, a Qwen3-Coder `<parameter=…>` or a
+ *   Gemma 4 `<|"|>` string unclosed). A closing marker there is part of the value, not the end of the call.
  * - `JsonRunScan`: where the JSON calls after Llama's `<|python_tag|>` end when prose follows them.
  */
 import { BracketScan } from './stream-scans';
@@ -13,6 +13,8 @@ const GLM_VALUE_OPEN = '<arg_value>';
 const GLM_VALUE_CLOSE = '</arg_value>';
 const PARAMETER_OPEN = '<parameter=';
 const PARAMETER_CLOSE = '</parameter>';
+/** Gemma 4's string delimiter, the same token opening and closing. */
+const GEMMA_QUOTE = '<|"|>';
 const LONGEST_TOKEN = KIMI_ARGUMENTS.length;
 
 /** The rule the parser's `unfinished(body)` (formats/tagged.ts) applies, read as the body arrives. */
@@ -24,6 +26,7 @@ export class OpenValueScan {
   /** Inside a Qwen3-Coder parameter's opening tag (`<parameter=name`), or its value. */
   private parameterTag = false;
   private parameterOpen = false;
+  private gemmaStringOpen = false;
   /** The last few characters, to see the tokens above arrive in any chunking. */
   private recent = '';
   private scanned: number;
@@ -41,7 +44,7 @@ export class OpenValueScan {
 
   /** Whether the body read so far stops inside a value. */
   get insideValue(): boolean {
-    return this.phase === 'json' || this.glmValueOpen || this.parameterOpen;
+    return this.phase === 'json' || this.glmValueOpen || this.parameterOpen || this.gemmaStringOpen;
   }
 
   private step(ch: string, at: number): void {
@@ -51,6 +54,10 @@ export class OpenValueScan {
         // The arguments' JSON starts after Kimi's token: the value to watch is that one.
         this.phase = 'lead';
         this.brackets = undefined;
+        return;
+      }
+      if (this.recent.endsWith(GEMMA_QUOTE)) {
+        this.gemmaStringOpen = !this.gemmaStringOpen;
         return;
       }
       if (this.recent.endsWith(GLM_VALUE_CLOSE)) this.glmValueOpen = false;
