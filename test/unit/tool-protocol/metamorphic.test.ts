@@ -53,6 +53,7 @@ const WHOLE_REPLY_ONLY = new Set([
   'llamacpp: functionary v3.2 recipient then arguments',
   'functionary-v2: the reply opens with the recipient',
   'round5: Qwen2 <function_call> JSON inside an ```xml fence',
+  'round11: LLaMA-Factory glm4 extractor: tool name line then JSON arguments',
 ]);
 
 describe('a line of prose before the call', () => {

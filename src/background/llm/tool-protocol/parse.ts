@@ -28,7 +28,7 @@ import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
 import { fitArguments } from './fit';
-import { END_TOKENS, escapeRegExp, LONE_REASONING_END } from './stream-openers';
+import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp, LONE_REASONING_END } from './stream-openers';
 import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { createToolTable, type ToolInput } from './tools';
 
@@ -232,6 +232,8 @@ const TEMPLATE_TOKEN = new RegExp(
     '^[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
     '<\\|im_start\\|>(?:assistant)?',
     '<\\|channel\\|>(?:final|commentary)<\\|message\\|>',
+    // Mistral's and Llama 2's end of sequence ending the reply, where no `<s>` on its line makes it a strikethrough.
+    END_OF_REPLY_EOS.source,
   ].join('|'),
   'g',
 );

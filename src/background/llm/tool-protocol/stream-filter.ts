@@ -16,7 +16,7 @@ import { STRAY_CLOSER } from './scan';
 import { EXAMPLE_LEAD } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
-import { GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
+import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 
@@ -163,7 +163,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
           const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || closer.kind === 'json-run' || holdsCalls(stretch, closer.mid));
-          const sure = closer.sure === true || (isCall && closer.mid === true && standsBeforeWords(stretch, true));
+          const sure = closer.sure === true || (isCall && standsBeforeWords(stretch, closer.mid === true));
           const firm = closer.firm === true;
           closer = undefined;
           if (reasoning) {
@@ -207,6 +207,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (!final && /^\s*(?:<(?:\/(?:s(?:>\s*)?)?)?)?$/.test(held)) return out;
         endOfSequenceDue = false;
+      }
+      // The end-of-sequence token ending the reply after the model's words goes, as in the parser.
+      if (final && !closer && !pending && END_OF_REPLY_EOS.test(shown.recent.slice(-300) + held) && /^<\/s>\s*$/.test(held)) {
+        held = '';
+        return out;
       }
       // Held text that may still open markup is looked at again once it has grown enough.
       if (!final && !pending && held.length < recheckAt) return out;

@@ -93,6 +93,9 @@ export const END_TOKENS = [
   '<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>',
 ];
 
+/** `</s>` ending the reply with no `<s>` before it on its line: Mistral's (and Llama 2's) end of sequence, not a strikethrough's end. */
+export const END_OF_REPLY_EOS = /(?<!<s>[^\n]{0,300})<\/s>\s*$/;
+
 /** Functionary v2's message headers: `<|from|>assistant\n<|recipient|>name\n<|content|>`. */
 const FUNCTIONARY_TO_ALL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*all[ \t]*\n?[ \t]*<\|content\|>/i;
 const FUNCTIONARY_TO_TOOL = /^<\|from\|>[ \t]*[\w.-]{0,40}[ \t]*\n?[ \t]*<\|recipient\|>[ \t]*[\w.:-]{1,100}[ \t]*\n?[ \t]*<\|content\|>/;

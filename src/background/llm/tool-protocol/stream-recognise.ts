@@ -78,6 +78,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // InternLM's action token, then (after blanks) the kind of action.
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
+    // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
+    if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
     if (!lineStart || at.lineQuoted) return false;
     // Gemma 4's bare `call:name{`, while the name may still become an offered tool's.
     const gemmaBare = /^call:([\w.-]{0,100})[ \t]*$/.exec(lower);

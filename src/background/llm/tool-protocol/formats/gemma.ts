@@ -91,12 +91,16 @@ function closedAtEnd(text: string, open: number, limit: number): { args: Record<
   return undefined;
 }
 
-/** `name(k="v", n=1)` from `open` (the paren) within `limit`, read as Python keyword arguments. */
+/** `name(k="v", n=1)` from `open` (the paren) within `limit`, read as Python keyword arguments, or as `k: v` pairs as in Gemma's braces. */
 function readParen(text: string, open: number, limit: number, name: string): { args: Record<string, Json> ; end: number } | undefined {
   const segment = text.slice(open, limit);
   const close = matchBracket(segment, 0);
-  const call = close === -1 ? undefined : parsePythonCall(`${name}${segment.slice(0, close)}`);
-  return call ? { args: call.arguments, end: open + close } : undefined;
+  if (close === -1) return undefined;
+  const call = parsePythonCall(`${name}${segment.slice(0, close)}`);
+  if (call) return { args: call.arguments, end: open + close };
+  const braced = `{${segment.slice(1, close - 1)}}`;
+  const read = new BodyReader(braced, braced.length).object(0);
+  return read?.end === braced.length ? { args: read.args, end: open + close } : undefined;
 }
 
 /** Reads a Gemma body (`{key:value,…}`) by hand: its values are not JSON. Undefined when malformed. */

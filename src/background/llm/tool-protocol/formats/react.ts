@@ -9,7 +9,8 @@
  * input is a JSON object, or a Python dict, after at most a few characters of decoration on its
  * line (`** {…}`, `Tool({…})`). The turn ends at the action: what follows (an `Observation:` the
  * model made up, a "final answer" built on it) is the model running past its stop, never shown, so
- * the call's span runs to the end of the reply. An action without an input line is prose.
+ * the call's span runs to the end of the reply. Actions back to back, each input right after the
+ * one before (LLaMA-Factory's parallel calls), are calls each. An action without an input line is prose.
  */
 import { named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
@@ -18,27 +19,39 @@ const ACTION = /^[ \t]*Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,2
 /** What may stand before the input's brace on its line. */
 const DECORATION = /^[^\n{]{0,40}?(?=\{)/;
 
-function inputOf(ctx: ScanContext, name: string, text: string, from: number): Attempt {
+/** The action's input and where it ends (-1: it runs to the end of the reply). */
+function inputOf(ctx: ScanContext, name: string, text: string, from: number): { attempt: Attempt; end: number } {
   const decoration = DECORATION.exec(text.slice(from, from + 41));
-  if (!decoration) return { problem: 'unparsable', name };
+  if (!decoration) return { attempt: { problem: 'unparsable', name }, end: -1 };
   const open = from + decoration[0].length;
   const close = matchBracket(text, open);
+  const end = close === -1 ? -1 : close + 1;
   const json = close === -1 ? text.slice(open).trim() : text.slice(open, close);
-  if (close === -1 && jsonEnding(json) === 'cut') return { problem: 'cut_off', name };
+  if (close === -1 && jsonEnding(json) === 'cut') return { attempt: { problem: 'cut_off', name }, end };
   const args = parseLooseJson(json);
-  return args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name, args) : { problem: 'unparsable', name };
+  return { attempt: args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name, args) : { problem: 'unparsable', name }, end };
 }
 
 export const react: Detector = (ctx) => {
-  const spans: Span[] = [];
+  const attempts: Attempt[] = [];
+  let start = -1;
+  /** Where the last input ended: another action may follow it directly. */
+  let after = -1;
   for (const m of ctx.text.matchAll(ACTION)) {
     if (ctx.isProtected(m.index)) continue;
+    // After the first action, only an action right after the last input is one more call; the rest is the model running on.
+    if (start !== -1 && (after === -1 || ctx.text.slice(after, m.index).trim() !== '')) break;
     const name = m[1]!.trim();
     // `Action: None`, `Action: search the web`: no tool named, prose.
-    if (!ctx.resolve(name) && /\s/.test(name)) continue;
-    spans.push(spanOf(m.index, ctx.text.length, [inputOf(ctx, name, ctx.text, m.index + m[0].length)]));
-    // The reply ends at its first action.
-    break;
+    if (!ctx.resolve(name) && /\s/.test(name)) {
+      if (start === -1) continue;
+      break;
+    }
+    if (start === -1) start = m.index;
+    const input = inputOf(ctx, name, ctx.text, m.index + m[0].length);
+    attempts.push(input.attempt);
+    after = input.end;
+    if (after === -1) break;
   }
-  return spans;
+  return start === -1 ? [] : [spanOf(start, ctx.text.length, attempts)];
 };

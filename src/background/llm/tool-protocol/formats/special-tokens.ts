@@ -213,7 +213,8 @@ export function pythonCallOf(text: string, resolve: (n: string) => string | unde
  */
 export const harmony: Detector = (ctx) => {
   const spans: Span[] = [];
-  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*(?:commentary|analysis)(?:\s+to=([\w.:-]{1,100}))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
+  // The channel may be named again after the recipient (`commentary to=functions.add<|channel|>commentary<|constrain|>…`).
+  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*(?:commentary|analysis)(?:\s+to=([\w.:-]{1,100}))?(?:\s*<\|channel\|>\s*(?:commentary|analysis))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
   let covered = 0;
   for (const m of matchesOf(HEAD, ctx.text)) {
     const rawName = m[1] ?? m[2];

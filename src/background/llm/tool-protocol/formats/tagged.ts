@@ -199,7 +199,8 @@ export const wrapped: Detector = (ctx) => {
       const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
       // GLM's argument tokens make `<tool_call>` a special-token pair too.
       const anywhere = closed && (w.pairAnywhere || isBlock(body) || SPECIAL_ARGUMENT_TOKEN.test(body));
-      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, anywhere ? 'anywhere' : w.glue));
+      // Closed and starting its line, any wrapper may have words after it, as a special token may (Qwen2.5-Coder's `<tools>…</tools> Done.`).
+      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, anywhere ? 'anywhere' : closed ? 'token' : w.glue));
     }
   }
   return spans;
