@@ -31,3 +31,11 @@ export function expectNoCall(text: string, tools: readonly ToolInput[]): ParseRe
   for (const size of CHUNK_SIZES) expect({ size, shown: squash(streamThrough(text, tools, size)) }).toEqual({ size, shown: squash(result.text) });
   return result;
 }
+
+/** The parser reads exactly `calls` and leaves `shown` (blanks collapsed), and the filter shows that text in every chunking. */
+export function expectReadAs(text: string, tools: readonly ToolInput[], calls: unknown[], shown: string): void {
+  const result = parseToolCalls(text, tools);
+  expect(result.calls).toEqual(calls);
+  expect(squash(result.text)).toBe(shown);
+  for (const size of CHUNK_SIZES) expect({ size, shown: squash(streamThrough(text, tools, size)) }).toEqual({ size, shown });
+}

@@ -5,20 +5,14 @@
  * and Mistral's `</s>` ending a reply of prose.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { CHUNK_SIZES as SIZES, expectNoCall, squash, streamThrough } from '../../support/stream-through';
+import { expectNoCall, expectReadAs, squash } from '../../support/stream-through';
 
 const TOOLS = [
   { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } },
   { name: 'add', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } },
 ];
 
-/** The parser's calls and text, and the stream filter showing that text in every chunking. */
-function expectRead(text: string, calls: unknown[], shown: string) {
-  const result = parseToolCalls(text, TOOLS);
-  expect(result.calls).toEqual(calls);
-  expect(squash(result.text)).toBe(shown);
-  for (const size of SIZES) expect({ size, shown: squash(streamThrough(text, TOOLS, size)) }).toEqual({ size, shown });
-}
+const expectRead = (text: string, calls: unknown[], shown: string) => expectReadAs(text, TOOLS, calls, shown);
 
 describe('ReAct actions back to back', () => {
   test('each action right after the last input is a call of its own', () => {

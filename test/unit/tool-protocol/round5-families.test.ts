@@ -37,8 +37,8 @@ describe('the new families as the reply', () => {
 });
 
 describe('the new families quoted', () => {
-  // Special-token pairs are never prose: DeepSeek's call tokens, MiniMax M3's namespaced wrapper, xing4's argument tokens.
-  const PAIRS = ['DeepSeek R1 call tokens', 'MiniMax M3', 'xing4'];
+  // Special-token pairs are never prose: DeepSeek's call tokens and DSML, MiniMax M3's namespaced wrapper, xing4's argument tokens.
+  const PAIRS = ['DeepSeek R1 call tokens', 'DeepSeek V4 DSML', 'MiniMax M3', 'xing4'];
   test.each(SHAPES.filter(([family]) => !PAIRS.includes(family)))('%s inside a sentence: prose', (_family, shape) => {
     const text = `The model wrote ${shape.replace(/\n/g, ' ')} in its reply, which the server did not parse.`;
     const result = expectNothing(text);

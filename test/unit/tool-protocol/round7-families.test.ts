@@ -24,7 +24,7 @@ const SHAPES: [string, string][] = [
 
 const expectNothing = (text: string) => expectNoCall(text, TOOLS);
 
-describeCallShapes(SHAPES, TOOLS, ['search', { query: 'rice', limit: 3 }], ['an invoke with a JSON body']);
+describeCallShapes(SHAPES, TOOLS, ['search', { query: 'rice', limit: 3 }], ['an invoke with a JSON body', 'DeepSeek V3.2 invoke with a JSON body']);
 
 describe('Hunyuan 3', () => {
   test('its reasoning, opened by the template and closed by a suffixed tag, is never shown; the words after it are', () => {

@@ -142,7 +142,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
   { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
-  { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s/i, closer: () => wrapper(/<\/tool_call\s*>/i) },
+  // DeepSeek V4's `<tool_call id="…" name="…">`: an attribute must follow, else it is words after a tag's name.
+  { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*>/i) },
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
@@ -195,6 +196,8 @@ export const FIXED_OPENERS: Opener[] = [
   ...['<｜DSML｜function_calls>', '<|DSML|function_calls>', '<｜DSML｜tool_calls>', '<|DSML|tool_calls>', '<｜DSML｜ calls>', '<|DSML| calls>'].map(
     (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/) }),
   ),
+  // A DSML invoke whose block tokens the server dropped.
+  ...['<｜DSML｜invoke', '<|DSML|invoke'].map((literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?invoke\s/, closer: () => wrapper(/<\/[｜|]DSML[｜|] ?invoke>/) })),
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
   // Ornith's call as a log line of fields, `[Tool Call] name=… id=… args={…}`, starting its line.
   { literal: '[Tool Call] name=', match: /^\[Tool Call\][ \t]+name=/i, closer: () => ({ kind: 'balanced', brace: true }) },

@@ -78,6 +78,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // InternLM's action token, then (after blanks) the kind of action.
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
+    // DeepSeek V4's `<tool_call ` while its first attribute's name arrives.
+    if (!at.lineQuoted && /^<tool_call\s+[\w-]{0,40}\s*$/i.test(text)) return true;
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
     if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
     if (!lineStart || at.lineQuoted) return false;

@@ -14,6 +14,13 @@ function nameIn(body: string): string | undefined {
   return /"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,80})"/.exec(body)?.[1];
 }
 
+/** An object holding only a tool's name. */
+function nameOnly(value: Json | undefined): boolean {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && ['name', 'tool', 'tool_name', 'function'].includes(keys[0]!) && typeof value[keys[0]!] === 'string';
+}
+
 /**
  * A JSON body: a call, a list of calls, `{"tool_calls": […]}`, or several of these one after
  * another (one per line, or after `,` / `;`). `atEnd` when nothing follows it in the reply (so an
@@ -27,6 +34,8 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
     const json = close === -1 ? body.slice(start) : body.slice(start, close);
     if (close === -1 && atEnd && jsonEnding(json) === 'cut') return [...found, { problem: 'cut_off', name: nameIn(json) }];
     const value = parseLooseJson(json);
+    // Cut right after the name (`{"name": "x"`): the arguments never came, so nothing may run.
+    if (close === -1 && atEnd && nameOnly(value)) return [...found, { problem: 'cut_off', name: nameIn(json) }];
     const attempts = attemptsFromJson(value, ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve) ?? keyedByName(value, ctx);
     if (!attempts) break;
     found.push(...attempts);
@@ -149,8 +158,9 @@ function kimiCalls(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | 
   // The argument token may be missing (goose's toolshim sees local models drop it): the JSON follows the id.
   for (const m of matchesOf(/<\|tool_call_begin\|>\s*([\w.-]+)(?::\d+)?\s*(?:<\|tool_call_argument_begin\|>)?([\s\S]*?)(<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|$)/g, body)) {
     const json = m[2]!.trim();
-    if (!m[3] && atEnd && jsonEnding(json) === 'cut') {
-      attempts.push({ problem: 'cut_off', name: m[1] });
+    // Cut inside the arguments, or before they began (`functions.name:0` ending the reply).
+    if (!m[3] && atEnd && (json === '' || jsonEnding(json) === 'cut')) {
+      attempts.push({ problem: 'cut_off', name: ctx.resolve(m[1]!) ?? m[1] });
       continue;
     }
     const args = parseLooseJson(json || '{}');

@@ -177,8 +177,16 @@ export const pythonTag: Detector = (ctx) => {
   return attempts.length ? [spanOf(m.index, end, attempts, 'token')] : [];
 };
 
-/** The calls in a python tag's body, or undefined when it holds code (not calls). */
+/** The calls in a python tag's body, or undefined when it holds code (not calls); calls may also stand one per line. */
 function pythonTagAttempts(ctx: ScanContext, text: string): Attempt[] | undefined {
+  const whole = pythonTagList(ctx, text);
+  if (whole || !text.trim().includes('\n')) return whole;
+  const lines = text.split('\n').filter((line) => line.trim());
+  const each = lines.map((line) => pythonTagList(ctx, line));
+  return each.every((a) => a?.length) ? each.flatMap((a) => a!) : undefined;
+}
+
+function pythonTagList(ctx: ScanContext, text: string): Attempt[] | undefined {
   // Llama 3.2 may write the tag again before each call of several: it separates them, as `;` does.
   const raw = text.replace(/<\|python_tag\|>/g, ';').trim();
   // A Llama 3.2 pythonic list: `[f(a=1), g()]`.

@@ -262,30 +262,38 @@ const DSML_BLOCK = new RegExp(`${DSML}(?:function_|tool_)?calls>([\\s\\S]*?)(${D
 const DSML_INVOKE = new RegExp(`${DSML}invoke\\s+name\\s*=\\s*"([^"]+)"\\s*>([\\s\\S]*?)(${DSML_CLOSE}invoke>|$)`, 'g');
 const DSML_PARAMETER = new RegExp(`${DSML}parameter\\s+name\\s*=\\s*"([^"]+)"(?:\\s+string\\s*=\\s*"(true|false)")?\\s*>([\\s\\S]*?)(${DSML_CLOSE}parameter>|$)`, 'g');
 
+/** One DSML invoke's call: a JSON body, or typed parameters; cut when the reply ended inside it. */
+function dsmlCall(ctx: ScanContext, inv: RegExpMatchArray): Attempt {
+  const json = inv[3] ? jsonBody(inv[2]!) : undefined;
+  if (json) return named(ctx.resolve, inv[1]!, json);
+  const args: Record<string, unknown> = {};
+  let cut = false;
+  for (const p of matchesOf(DSML_PARAMETER, inv[2]!)) {
+    if (!p[4]) cut = true;
+    // string="false" marks a JSON value; otherwise the text as written.
+    const value = p[2] === 'false' ? parseLooseJson(p[3]!) : undefined;
+    args[p[1]!] = value === undefined ? new XmlNode(p[3]!) : value;
+  }
+  return cut ? { problem: 'cut_off', name: inv[1] } : named(ctx.resolve, inv[1]!, args);
+}
+
 export const dsml: Detector = (ctx) => {
   const spans: Span[] = [];
+  const blocks = new Regions();
   for (const m of matchesOf(DSML_BLOCK, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
-    const attempts: Attempt[] = [];
-    for (const inv of matchesOf(DSML_INVOKE, m[1]!)) {
-      const json = inv[3] ? jsonBody(inv[2]!) : undefined;
-      if (json) {
-        attempts.push(named(ctx.resolve, inv[1]!, json));
-        continue;
-      }
-      const args: Record<string, unknown> = {};
-      let cut = false;
-      for (const p of matchesOf(DSML_PARAMETER, inv[2]!)) {
-        if (!p[4]) cut = true;
-        // string="false" marks a JSON value; otherwise the text as written.
-        const json = p[2] === 'false' ? parseLooseJson(p[3]!) : undefined;
-        args[p[1]!] = json === undefined ? new XmlNode(p[3]!) : json;
-      }
-      attempts.push(cut ? { problem: 'cut_off', name: inv[1] } : named(ctx.resolve, inv[1]!, args));
-    }
-    if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts, 'token'));
+    const attempts = [...matchesOf(DSML_INVOKE, m[1]!)].map((inv) => dsmlCall(ctx, inv));
+    if (!attempts.length) continue;
+    // DSML's tokens are special tokens: a closed block is a call wherever it stands.
+    spans.push(spanOf(m.index, m.index + m[0].length, attempts, m[2] ? 'anywhere' : 'token'));
+    blocks.add(m.index, m.index + m[0].length);
   }
-  return spans;
+  // An invoke whose block tokens the server dropped.
+  for (const inv of matchesOf(DSML_INVOKE, ctx.text)) {
+    if (ctx.isProtected(inv.index) || blocks.contains(inv.index)) continue;
+    spans.push(spanOf(inv.index, inv.index + inv[0].length, [dsmlCall(ctx, inv)], inv[3] ? 'anywhere' : 'token'));
+  }
+  return spans.sort((a, b) => a.start - b.start);
 };
 
 /**
@@ -294,7 +302,8 @@ export const dsml: Detector = (ctx) => {
  */
 function brokenFunctionTags(ctx: ScanContext): Span[] {
   const spans: Span[] = [];
-  for (const m of matchesOf(/<function=([\w.-]{1,100})[=(]?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+  // The name may run into the JSON after `=`, `(` or a blank instead of `>` (Llama 3.x on Groq: `<function=read_file {…}></function>`).
+  for (const m of matchesOf(/<function=([\w.-]{1,100})(?:[=(]|[ \t])?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const open = m.index + m[0].length;
     const close = matchBracket(ctx.text, open);
@@ -304,6 +313,8 @@ function brokenFunctionTags(ctx: ScanContext): Span[] {
     // `<function=name({…})</function>`, and a stray quote before the closer (Llama 3.x on Groq and Together).
     if (m[0].endsWith('(') && ctx.text[end] === ')') end++;
     if (m[1] && ctx.text[end] === '"') end++;
+    // The `>` the opening tag lacked, written after the JSON.
+    if (m[1] && ctx.text[end] === '>') end++;
     while (ctx.text[end] === ' ' || ctx.text[end] === '\t') end++;
     // The bare form counts only with the closing tag that shows it was a call.
     if (!/^<\/function>/i.test(ctx.text.slice(end, end + 11))) {
