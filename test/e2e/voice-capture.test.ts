@@ -10,7 +10,7 @@ import { EXTENSION_ORIGIN, waitFor } from '../support/firefox';
 import { agentHarness } from '../support/agent-harness';
 import { act, finish } from '../support/page-model';
 import { SidebarDriver } from '../support/sidebar-driver';
-import { configureVoice, pressVoiceShortcut, speak, voiceError, voiceState } from '../support/voice-driver';
+import { configureVoice, pressVoiceShortcut, recordWith, speak, voiceError, voiceState } from '../support/voice-driver';
 
 const h = agentHarness({
   models: [{ name: 'qwen2.5:3b', tools: true, contextLength: 32768 }],
@@ -112,14 +112,19 @@ test('without send-on-stop the transcript lands in the composer after the typed 
 test('hold-to-talk: Alt+V held in the sidebar records until released, then sends', async () => {
   h.llm.scriptTranscription({ text: 'Hello by key' });
   h.llm.script({ text: 'Hello back.' });
-  await h.sidebar.page.focus('[data-testid="composer"]');
-  await h.sidebar.page.keyboard.down('Alt');
-  await h.sidebar.page.keyboard.down('v');
-  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording while the key is held' });
-  await new Promise((r) => setTimeout(r, 1200));
-  expect(await voiceState(h.sidebar)).toBe('listening');
-  await h.sidebar.page.keyboard.up('v');
-  await h.sidebar.page.keyboard.up('Alt');
+  const keyboard = h.sidebar.page.keyboard;
+  const hold = async () => {
+    await h.sidebar.page.focus('[data-testid="composer"]');
+    await keyboard.down('Alt');
+    await keyboard.down('v');
+  };
+  const release = async () => {
+    // Still recording after the hold: only the release stops it.
+    expect(await voiceState(h.sidebar)).toBe('listening');
+    await keyboard.up('v');
+    await keyboard.up('Alt');
+  };
+  await recordWith(h.sidebar, hold, release);
   await h.sidebar.waitForAnswer('Hello back.');
   expect(await h.sidebar.userTexts()).toEqual(['Hello by key']);
   // Alt+V typed nothing into the composer.
@@ -133,10 +138,7 @@ test('hold-to-talk on the button: pointer down records, pointer up after the hol
   h.llm.script({ text: 'Hello again.' });
   const pointer = (type: string) =>
     h.sidebar.page.$eval('[data-testid="voice"]', (el, t) => el.dispatchEvent(new PointerEvent(t, { bubbles: true, button: 0, pointerId: 1, isPrimary: true })), type);
-  await pointer('pointerdown');
-  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'recording while held' });
-  await new Promise((r) => setTimeout(r, 1000));
-  await pointer('pointerup');
+  await recordWith(h.sidebar, () => pointer('pointerdown'), () => pointer('pointerup'), 1000);
   await h.sidebar.waitForAnswer('Hello again.');
   expect(await h.sidebar.userTexts()).toEqual(['Hello by button']);
   await h.sidebar.waitForIdle();
@@ -145,10 +147,8 @@ test('hold-to-talk on the button: pointer down records, pointer up after the hol
 test('the global shortcut (Alt+Shift+V) starts recording in the sidebar, and pressed again stops it and sends', async () => {
   h.llm.scriptTranscription({ text: 'Hello by shortcut' });
   h.llm.script({ text: 'Hello from the shortcut.' });
-  await pressVoiceShortcut(h.ff.browser);
-  await waitFor(async () => (await voiceState(h.sidebar)) === 'listening', { what: 'the shortcut to start recording' });
-  await new Promise((r) => setTimeout(r, 1000));
-  await pressVoiceShortcut(h.ff.browser);
+  const shortcut = () => pressVoiceShortcut(h.ff.browser);
+  await recordWith(h.sidebar, shortcut, shortcut, 1000);
   await h.sidebar.waitForAnswer('Hello from the shortcut.');
   expect(await h.sidebar.userTexts()).toEqual(['Hello by shortcut']);
   expect(h.llm.uploads).toHaveLength(1);

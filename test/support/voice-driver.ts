@@ -26,22 +26,30 @@ export function voiceState(sidebar: SidebarDriver): Promise<string | null> {
  * Records for about `ms` with the voice button (a click starts, a second click stops: the fake
  * media stream is a steady tone, so silence never ends it) and waits until it is transcribed or failed.
  */
-export async function speak(sidebar: SidebarDriver, ms = 1200, attempts = 3): Promise<{ stoppedAt: number }> {
+export function speak(sidebar: SidebarDriver, ms = 1200, attempts = 3): Promise<{ stoppedAt: number }> {
+  const click = () => sidebar.press('[data-testid="voice"]');
+  return recordWith(sidebar, click, click, ms, attempts);
+}
+
+/**
+ * Records for about `ms`, started by `start` and stopped by `stop` (the button, the global shortcut), and waits
+ * until the recording is in hand. Firefox's fake microphone now and then delivers no samples at all (seen on a
+ * loaded machine after many captures). The sidebar then says so (`mic_silent`, unit-tested) and sends nothing.
+ * These tests are about what follows a recording, so they record again, a few times at most.
+ */
+export async function recordWith(sidebar: SidebarDriver, start: () => Promise<unknown>, stop: () => Promise<unknown>, ms = 1200, attempts = 3): Promise<{ stoppedAt: number }> {
   await waitFor(async () => (await voiceState(sidebar)) === 'idle', { what: 'the voice button to be ready' });
-  await sidebar.press('[data-testid="voice"]');
+  await start();
   await waitFor(async () => (await voiceState(sidebar)) === 'listening', { what: 'recording to start' });
   await new Promise((r) => setTimeout(r, ms));
   const stoppedAt = Date.now();
-  await sidebar.press('[data-testid="voice"]');
+  await stop();
   // Stopped: the recording is in hand (or found silent), past `stopping`.
   await waitFor(() => sidebar.page.$eval('[data-testid="voice"]', (el) => !['recording', 'requesting', 'stopping'].includes(el.getAttribute('data-kind') ?? '')), { what: 'recording to stop' });
-  // Firefox's fake microphone now and then delivers no samples at all (seen on a loaded machine after many
-  // captures). The sidebar then says so (`mic_silent`, unit-tested) and sends nothing. These tests are about what
-  // follows a recording, so they record again, a few times at most.
   const silent = await sidebar.page.$('[data-testid="voice-error"][data-code="mic_silent"]');
   if (silent && attempts > 1) {
     await sidebar.page.$eval('[data-testid="voice-dismiss"]', (el) => (el as HTMLElement).click());
-    return speak(sidebar, ms, attempts - 1);
+    return recordWith(sidebar, start, stop, ms, attempts - 1);
   }
   return { stoppedAt };
 }
