@@ -238,6 +238,30 @@ export class Regions {
   }
 }
 
+/** A call's head and the end token closing it, when one stands before the next head. */
+export interface HeadAndEnd {
+  head: RegExpExecArray;
+  /** Where the call's body starts: right after its head. */
+  from: number;
+  end: RegExpExecArray | undefined;
+  /** Where the body stops: at its end token, else at the next head or the reply's end. */
+  to: number;
+  /** Where the call's span stops: after its end token, else where the body stops. */
+  stop: number;
+}
+
+/** Pairs each call head with the first end token after it that comes before the next head. The end tokens are walked once, so a reply of many unclosed calls is read in one pass. */
+export function pairHeadsWithEnds(heads: readonly RegExpExecArray[], ends: readonly RegExpExecArray[], length: number): HeadAndEnd[] {
+  let e = 0;
+  return heads.map((head, n) => {
+    const from = head.index + head[0].length;
+    const next = heads[n + 1]?.index ?? length;
+    while (e < ends.length && ends[e]!.index < from) e++;
+    const end = ends[e] !== undefined && ends[e]!.index < next ? ends[e] : undefined;
+    return { head, from, end, to: end ? end.index : next, stop: end ? end.index + end[0].length : next };
+  });
+}
+
 /** All matches of a global regex, with their index. */
 export function* matchesOf(re: RegExp, text: string): Generator<RegExpExecArray> {
   const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);

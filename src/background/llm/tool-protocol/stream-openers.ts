@@ -214,8 +214,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-/** A reasoning closer standing alone (the template opened the reasoning): `</think>`, `</mm:think>`, `</think:opensource>`, Apriel's `[BEGIN FINAL RESPONSE]`, Kimi K3's `<|close|>think<|sep|>`, Gemma 4's `<channel|>`. */
-export const LONE_REASONING_END = /<\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\w-]{1,20})?>|\[BEGIN FINAL RESPONSE\]|<\|close\|>think<\|sep\|>|<channel\|>/i;
+/** The reasoning closers that are no tag: Apriel's `[BEGIN FINAL RESPONSE]`, Kimi K3's `<|close|>think<|sep|>`, Gemma 4's `<channel|>`. */
+export const LONE_REASONING_TOKENS: readonly string[] = ['[BEGIN FINAL RESPONSE]', '<|close|>think<|sep|>', '<channel|>'];
+/** A reasoning closer standing alone (the template opened the reasoning): `</think>`, `</mm:think>`, `</think:opensource>`, or one of the tokens above. */
+export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\\w-]{1,20})?>|${LONE_REASONING_TOKENS.map(escapeRegExp).join('|')}`, 'i');
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;

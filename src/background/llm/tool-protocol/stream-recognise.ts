@@ -5,7 +5,7 @@
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
 import { FENCED_WRAPPERS } from './formats/fenced';
-import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
 import { parseToolCalls } from './parse';
 import type { ShownText } from './stream-shown';
@@ -32,6 +32,9 @@ export interface Recogniser {
   opener(held: string, at: Position): CloserSpec | undefined;
   cannotOpenAt(text: string, i: number): boolean;
 }
+
+/** The lone reasoning closers a held text may grow into (`</think:suffix>` is matched apart), lower-cased as the held text is. */
+const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</seed:think>', ...LONE_REASONING_TOKENS].map((t) => t.toLowerCase());
 
 /** The call wrappers a fence opening the reply may hold, as the parser unwraps them. */
 const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
@@ -66,7 +69,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!at.hidAnything && (['</think>', '</thinking>', '</mm:think>', '</seed:think>', '[begin final response]', '<|close|>think<|sep|>', '<channel|>'].some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
+    if (!at.hidAnything && (LONE_REASONING_OPENINGS.some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;

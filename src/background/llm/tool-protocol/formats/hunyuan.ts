@@ -5,7 +5,7 @@
  * put a suffix on every tag (`<tool_call:opensource>`); vLLM's and mlx servers' parsers accept any.
  * `<tool_sep>` marks the family: nothing else writes it.
  */
-import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
@@ -35,23 +35,14 @@ function callOf(ctx: ScanContext, name: string, body: string, closed: boolean): 
 export const hunyuan: Detector = (ctx) => {
   const heads = [...matchesOf(HEAD, ctx.text)].filter((m) => !ctx.isProtected(m.index));
   const ends = [...matchesOf(END, ctx.text)];
-  const spans: Span[] = [];
-  let e = 0;
-  for (const [n, head] of heads.entries()) {
-    const from = head.index + head[0].length;
-    const nextHead = heads[n + 1]?.index ?? ctx.text.length;
-    while (e < ends.length && ends[e]!.index < from) e++;
-    const end = ends[e];
-    const closed = end !== undefined && end.index < nextHead;
-    const body = ctx.text.slice(from, closed ? end.index : nextHead);
+  return pairHeadsWithEnds(heads, ends, ctx.text.length).map(({ head, from, end, to, stop: callStop }) => {
     let start = head.index;
-    let stop = closed ? end.index + end[0].length : nextHead;
+    let stop = callStop;
     // The wrapper around the calls belongs to them: its opening before the first, its closing after the last.
     const opening = WRAP_OPEN.exec(ctx.text.slice(Math.max(0, start - 40), start));
     if (opening) start -= opening[0].length;
     const closing = WRAP_CLOSE.exec(ctx.text.slice(stop, stop + 40));
     if (closing) stop += closing[0].length;
-    spans.push(spanOf(start, stop, [callOf(ctx, head[1]!, body, closed)], 'token'));
-  }
-  return spans;
+    return spanOf(start, stop, [callOf(ctx, head[1]!, ctx.text.slice(from, to), end !== undefined)], 'token');
+  });
 };

@@ -9,7 +9,7 @@
  *   `<|close|>tools<|sep|>`. The `<|open|>`/`<|close|>`/`<|sep|>` tokens are special tokens: a call is a
  *   call wherever it stands. Its response and message markers are template tokens (parse.ts drops them).
  */
-import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
@@ -27,26 +27,16 @@ function k2Call(ctx: ScanContext, name: string, json: string, closed: boolean): 
 export const kimiHeadless: Detector = (ctx) => {
   const heads = [...matchesOf(K2_LINE, ctx.text)].filter((m) => !ctx.isProtected(m.index) && !ctx.text.slice(Math.max(0, m.index - 24), m.index).includes('<|tool_call_begin|>'));
   const ends = [...matchesOf(K2_END, ctx.text)];
-  const spans: Span[] = [];
-  let e = 0;
-  for (const [n, head] of heads.entries()) {
-    const from = head.index + head[0].length;
-    const next = heads[n + 1]?.index ?? ctx.text.length;
-    while (e < ends.length && ends[e]!.index < from) e++;
-    const end = ends[e];
-    const closed = end !== undefined && end.index < next;
-    const stop = closed ? end.index + end[0].length : next;
-    spans.push(spanOf(head.index, stop, [k2Call(ctx, head[1]!, ctx.text.slice(from, closed ? end.index : next).trim(), closed)], 'token'));
-  }
-  return spans;
+  return pairHeadsWithEnds(heads, ends, ctx.text.length).map(({ head, from, end, to, stop }) =>
+    spanOf(head.index, stop, [k2Call(ctx, head[1]!, ctx.text.slice(from, to).trim(), end !== undefined)], 'token'),
+  );
 };
 
 const OPEN = '<|open|>';
 const SEP = '<|sep|>';
 const XTML_TOOLS = /<\|open\|>tools<\|sep\|>/g;
 const CALL_HEAD = /<\|open\|>call\b([^<]{0,300})<\|sep\|>/g;
-const CALL_END = '<|close|>call<|sep|>';
-const CALL_ENDS = /<\|close\|>call<\|sep\|>/g;
+const CALL_END = /<\|close\|>call<\|sep\|>/g;
 const ELEMENT = /<\|open\|>(argument|json)\b([^<]{0,300})<\|sep\|>/g;
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&#39;': "'" };
@@ -91,27 +81,19 @@ export const kimiXtml: Detector = (ctx) => {
   const spans: Span[] = [];
   const blocks = [...matchesOf(XTML_TOOLS, ctx.text)].filter((m) => !ctx.isProtected(m.index));
   const heads = [...matchesOf(CALL_HEAD, ctx.text)].filter((m) => !ctx.isProtected(m.index));
-  // Each closing token is found once, so a reply of many unclosed calls is read in one pass.
-  const ends = [...matchesOf(CALL_ENDS, ctx.text)].map((m) => m.index);
+  const ends = [...matchesOf(CALL_END, ctx.text)];
   let b = 0;
-  let e = 0;
-  for (const [n, head] of heads.entries()) {
-    const from = head.index + head[0].length;
-    const next = heads[n + 1]?.index ?? ctx.text.length;
-    while (e < ends.length && ends[e]! < from) e++;
-    const end = ends[e] ?? -1;
-    const closed = end !== -1 && end < next;
+  for (const { head, from, end, to, stop: callStop } of pairHeadsWithEnds(heads, ends, ctx.text.length)) {
     const name = attributes(head[1]!).tool;
     let start = head.index;
-    let stop = closed ? end + CALL_END.length : next;
+    let stop = callStop;
     // The tools block around the calls belongs to them: its opening before the first, its closing after the last.
     for (; b < blocks.length && blocks[b]!.index + blocks[b]![0].length <= start; b++) {
       if (/^\s*$/.test(ctx.text.slice(blocks[b]!.index + blocks[b]![0].length, start))) start = blocks[b]!.index;
     }
     const after = /^\s*<\|close\|>tools<\|sep\|>/.exec(ctx.text.slice(stop, stop + 40));
     if (after) stop += after[0].length;
-    const body = ctx.text.slice(from, closed ? end : next);
-    spans.push(spanOf(start, stop, [name ? xtmlCall(ctx, name, body, closed) : { problem: 'unparsable' }], 'anywhere'));
+    spans.push(spanOf(start, stop, [name ? xtmlCall(ctx, name, ctx.text.slice(from, to), end !== undefined) : { problem: 'unparsable' }], 'anywhere'));
   }
   return spans;
 };
