@@ -54,6 +54,13 @@ const WHOLE_REPLY_ONLY = new Set([
   'functionary-v2: the reply opens with the recipient',
   'round5: Qwen2 <function_call> JSON inside an ```xml fence',
   'round11: LLaMA-Factory glm4 extractor: tool name line then JSON arguments',
+  // Python calls opening the reply (a run separated by `;`, a call and then words, a header token the server left before it), and GLM-4's name line.
+  'round13: Meta-Llama-3-8B-Instruct (prompt mode) BFCL relevance_48: leaked <|start_header_id|> token glued to a pythonic call with year=None',
+  'round13: NexusRaven-V2-13B BFCL executable_simple_69: one pythonic call ending in a semicolon',
+  'round13: NexusRaven-V2-13B BFCL parallel_function_60: three pythonic calls separated by semicolons, dotted name',
+  'round13: gemma-7b-it (prompt mode) BFCL simple_258: bare pythonic call, then a prose explanation',
+  'round13: glm-4-9b-chat BFCL parallel_function_187: GLM-4 native name line + JSON with a boolean',
+  'round13: glm-4-9b-chat BFCL simple_315: GLM-4 native: function name on its own line, JSON arguments on the next',
 ]);
 
 describe('a line of prose before the call', () => {

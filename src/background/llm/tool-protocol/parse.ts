@@ -72,8 +72,9 @@ function reasoningLessCalls(text: string, start: number, bodyStart: number, end:
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
-function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, number][] {
+function reasoningSpans(text: string, inCode: (i: number) => boolean): { spans: [number, number][]; carved: [number, number][] } {
   const spans: [number, number][] = [];
+  const carved: [number, number][] = [];
   for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|<\|open\|>think<\|sep\|>[\s\S]*?(?:<\|close\|>think<\|sep\|>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
     const end = m.index + m[0].length;
     const tag = m[1]?.toLowerCase();
@@ -83,7 +84,9 @@ function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, 
     }
     const closing = `</${tag}>`;
     const thinkEnd = m[0].toLowerCase().endsWith(closing) ? end - closing.length : end;
-    spans.push(...reasoningLessCalls(text, m.index, m.index + tag.length + 2, end, thinkEnd, inCode));
+    const pieces = reasoningLessCalls(text, m.index, m.index + tag.length + 2, end, thinkEnd, inCode);
+    spans.push(...pieces);
+    if (pieces.length > 1 && thinkEnd < end) carved.push([m.index, end]);
   }
   if (!spans.length) {
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
@@ -93,7 +96,34 @@ function reasoningSpans(text: string, inCode: (i: number) => boolean): [number, 
       break;
     }
   }
-  return spans;
+  return { spans, carved };
+}
+
+/**
+ * Calls drafted inside a closed reasoning block are drafts when the model writes a call after the
+ * block: only the calls outside run, and each drafting block is reasoning whole, as SGLang-based
+ * parsers read it. With no call outside, the calls inside are the model's calls (`reasoningLessCalls`).
+ */
+function withoutDrafts(calls: Span[], carved: readonly [number, number][]): { calls: Span[]; drafts: [number, number][] } {
+  if (!carved.length) return { calls, drafts: [] };
+  const blocks = new Regions(carved);
+  const outside = calls.filter((s) => !blocks.contains(s.start));
+  if (!outside.some((s) => s.calls.length > 0) || outside.length === calls.length) return { calls, drafts: [] };
+  return { calls: outside, drafts: carved.filter(([start, end]) => calls.some((s) => s.start >= start && s.start < end)) };
+}
+
+/** Spans whose calls count once lose them when later spans hold the same calls; their markup stays hidden. */
+function countedOnce(spans: Span[]): Span[] {
+  if (!spans.some((s) => s.once)) return spans;
+  const key = (c: ParsedCall) => JSON.stringify([c.name, c.arguments]);
+  const later = new Set<string>();
+  const out = [...spans];
+  for (let i = spans.length - 1; i >= 0; i--) {
+    const span = spans[i]!;
+    if (span.once && span.calls.length && span.calls.every((c) => later.has(key(c)))) out[i] = { ...span, calls: [] };
+    for (const c of span.calls) later.add(key(c));
+  }
+  return out;
 }
 
 /** Fences, and inline code outside them; sorted and disjoint. */
@@ -231,6 +261,7 @@ const TEMPLATE_TOKEN = new RegExp(
     '<\\|start\\|>assistant(?:\\s+to=[\\w.:-]{1,100})?(?:<\\|message\\|>)?',
     '^[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
     '<\\|im_start\\|>(?:assistant)?',
+    '<\\|start_header_id\\|>(?:assistant<\\|end_header_id\\|>)?',
     '<\\|channel\\|>(?:final|commentary)<\\|message\\|>',
     // Mistral's and Llama 2's end of sequence ending the reply, where no `<s>` on its line makes it a strikethrough.
     END_OF_REPLY_EOS.source,
@@ -312,7 +343,7 @@ function failureOf(problem: Problem, raw: string): CallFailure {
 export function parseToolCalls(text: string, tools: readonly ToolInput[]): ParseResult {
   const fences = findFences(text);
   const code = new Regions(codeSpans(text, fences));
-  const reasoningList = reasoningSpans(text, (i) => code.contains(i));
+  const { spans: reasoningList, carved } = reasoningSpans(text, (i) => code.contains(i));
   const reasoning = new Regions(reasoningList);
   let claimed: Span[] = [];
   const table = createToolTable(tools);
@@ -334,7 +365,7 @@ export function parseToolCalls(text: string, tools: readonly ToolInput[]): Parse
     for (const span of found) if (!own.length || span.start >= own.at(-1)!.end) own.push(span);
     claimed = merged(claimed, own);
   }
-  const calls = standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span));
+  const { calls, drafts } = withoutDrafts(countedOnce(standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span))), carved);
   // Template tokens left in the text go too, except in code, where they are what the user wrote about.
   const tokens: Span[] = [];
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
@@ -342,7 +373,7 @@ export function parseToolCalls(text: string, tools: readonly ToolInput[]): Parse
   for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
   const removed = merged(
     merged(
-      reasoningList.map(([start, end]) => ({ start, end, calls: [] })),
+      [...reasoningList, ...drafts].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end, calls: [] })),
       calls,
     ),
     tokens,

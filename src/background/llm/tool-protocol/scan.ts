@@ -27,6 +27,8 @@ export interface Span {
    * line, or after prose ending its line (special tokens). `anywhere`: DeepSeek's own tokens.
    */
   glue?: 'tail' | 'token' | 'anywhere';
+  /** Its calls count once: when a later span holds the same calls, they are that span's (the markup stays hidden). */
+  once?: boolean;
 }
 
 export type NameResolver = (raw: string) => string | undefined;
@@ -58,10 +60,11 @@ export function spanOf(start: number, end: number, attempts: readonly Attempt[],
   return { start, end, calls: attempts.filter(isCall), ...(problems.length ? { problems } : {}), ...(glue ? { glue } : {}) };
 }
 
-/** A named call: the tool it names, or the problem that no such tool is offered. */
+/** A named call: the tool it names, or the problem that no such tool is offered (or no name was written). */
 export function named(resolve: NameResolver, rawName: string, args: Record<string, unknown>): Attempt {
   const name = resolve(rawName);
-  return name ? { name, arguments: args } : { problem: 'unknown_tool', name: rawName.trim() };
+  if (name) return { name, arguments: args };
+  return rawName.trim() ? { problem: 'unknown_tool', name: rawName.trim() } : { problem: 'unparsable' };
 }
 
 function isRecord(value: unknown): value is Record<string, Json> {
@@ -117,6 +120,28 @@ function plainKeys(value: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(keys.map((k) => [plain(k), value[k]!]));
 }
 
+/** The keys of a JSON Schema for an object, as tool definitions write their parameters. */
+const SCHEMA_KEYS = new Set(['type', 'properties', 'required', 'additionalProperties', '$schema', 'title', 'description']);
+
+/**
+ * A tool's definition echoed from the prompt (`{"name", "description", "parameters": {"type": "object", …}}`,
+ * Qwen2.5-Coder repeating its `<tools>` block): a description beside parameters that are a schema. Not a call.
+ */
+function isToolDefinition(source: Record<string, Json>, params: Json): boolean {
+  if (typeof source.description !== 'string' || !isRecord(params) || params.type !== 'object') return false;
+  return Object.keys(params).every((k) => SCHEMA_KEYS.has(k));
+}
+
+/** A JSON value that is one tool definition or a list of them (`{"type": "function", "function": {…}}`), as a prompt lists the tools. */
+export function isToolDefinitions(value: Json | undefined): boolean {
+  const items = Array.isArray(value) ? value : [value ?? null];
+  return items.length > 0 && items.every((item) => {
+    if (!isRecord(item)) return false;
+    const fn = isRecord(item.function ?? null) ? (item.function as Record<string, Json>) : item;
+    return 'parameters' in fn && isToolDefinition(fn, fn.parameters!);
+  });
+}
+
 /**
  * One call from a JSON object in any of the shapes models use: {name, arguments|parameters|
  * args|input}, {function: {name, arguments}}, {type: "function", function: …}, {tool|tool_name,
@@ -137,6 +162,7 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
   const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);
   const argKey = ARGUMENT_KEYS.find((k) => k in source);
+  if (argKey && isToolDefinition(source, source[argKey]!)) return undefined;
   if (argKey) {
     const args = argumentsOf(source[argKey]);
     if (args) return named(resolve, rawName, args);

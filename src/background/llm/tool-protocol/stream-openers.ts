@@ -134,6 +134,8 @@ export const FIXED_OPENERS: Opener[] = [
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
   { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
+  // Llama 3's header left before the reply, with its role or alone: the token, and the role when it follows (decided once the text parts from it).
+  { literal: '<|start_header_id|>', anywhere: true, drop: true, match: /^<\|start_header_id\|>/, closer: () => tag(tokenWithOptionalTail('start_header_id|>', 'assistant<|end_header_id|>')) },
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(1)))) })),
   { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
@@ -221,10 +223,19 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*"(name|function|type|functionCall|arguments|parameters)"\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|type|functionCall|arguments|parameters)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;
+
+/**
+ * A token's end followed by an optional tail, for a streaming search: the tail when it comes whole, else
+ * the token alone as soon as the text parts from the tail. At the end of what arrived nothing matches yet.
+ */
+export function tokenWithOptionalTail(token: string, tail: string): RegExp {
+  const parting = [...tail].map((ch, k) => `(?=${escapeRegExp(tail.slice(0, k))}[^${escapeRegExp(ch)}])`);
+  return new RegExp(`${escapeRegExp(token)}(?:${escapeRegExp(tail)}|${parting.join('|')})`);
+}
 
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -33,6 +33,9 @@ export interface Recogniser {
   cannotOpenAt(text: string, i: number): boolean;
 }
 
+/** A JSON value still arriving that may become a call (`{"na`, `[{"`). */
+const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i;
+
 /** The lone reasoning closers a held text may grow into (`</think:suffix>` is matched apart), lower-cased as the held text is. */
 const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</seed:think>', ...LONE_REASONING_TOKENS].map((t) => t.toLowerCase());
 
@@ -85,6 +88,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!at.lineQuoted && /^<tool_call\s+[\w-]{0,40}\s*$/i.test(text)) return true;
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
     if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
+    if (!at.lineQuoted && (text[0] === '{' || text[0] === '[') && text.length < 40 && JSON_CALL_START.test(text)) return true;
     if (!lineStart || at.lineQuoted) return false;
     // Gemma 4's bare `call:name{`, while the name may still become an offered tool's.
     const gemmaBare = /^call:([\w.-]{0,100})[ \t]*$/.exec(lower);
@@ -94,7 +98,6 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (text[0] === '{' || text[0] === '[') {
-      if (text.length < 40 && /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i.test(text)) return true;
       // Qwen's `[Calling tool: name(…)]`: held while it may still become one.
       const calling = /^\[calling tool:\s*/.exec(lower);
       if (text[0] === '[' && text.length < 40 && (calling || '[calling tool:'.startsWith(lower))) {
@@ -167,6 +170,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       const gluedToWord = !lineStart && o.glued === true && /\S$/.test(at.recent);
       return { ...o.closer(m), ...(o.sure || (o.token && lineStart) || gluedToWord ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
+    // A JSON call after the model's words on its line is a call only as the end of the reply, as in the parser: wait and see.
+    if (!lineStart && !at.lineQuoted && JSON_CALL.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
     if (!lineStart || at.lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };

@@ -36,15 +36,21 @@ export function toolNameOf(tool: ToolInput): string {
 
 export function createToolTable(tools: readonly ToolInput[]): ToolTable {
   const byKey = new Map<string, string>();
+  const exact = new Set<string>();
   const schemas = new Map<string, JsonSchema>();
   for (const tool of tools) {
     const name = toolNameOf(tool);
+    exact.add(name);
     byKey.set(nameKey(name), name);
     if (typeof tool !== 'string' && tool.parameters) schemas.set(name, tool.parameters as JsonSchema);
   }
   return {
     resolve: (raw) => {
-      const bare = raw.trim().replace(/^(functions?|tools?|default_api)[.:]/i, '');
+      const written = raw.trim();
+      // A name written exactly as offered is that tool, even where another differs from it only by case or `-`/`_`.
+      if (exact.has(written)) return written;
+      const bare = written.replace(/^(functions?|tools?|default_api)[.:]/i, '');
+      if (exact.has(bare)) return bare;
       // A server's tool written with a dot where its name has `__` (`github.create_issue` for `github__create_issue`).
       return byKey.get(nameKey(bare)) ?? (bare.includes('.') ? byKey.get(nameKey(bare.replace(/\./g, '__'))) : undefined);
     },

@@ -75,6 +75,69 @@ function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span |
 }
 
 
+/** Words on the line that say where the value comes from (`The page says:`, `I copied this`): the value is quoted, not called. */
+const QUOTING = /\b(?:says?|said|reads?|wrote|writes|shows?|showed|displays?|contains?|copied|quoted?|quoting|pasted?|page|site|website|document|email|message|snippet)\b/i;
+
+/** A Llama 3 header the server left before the reply (`<|start_header_id|>`, with `assistant<|end_header_id|>` or not): where the reply starts after it. */
+function replyStart(text: string): number {
+  const header = /^\s*(?:<\|start_header_id\|>(?:assistant<\|end_header_id\|>)?\s*)*/.exec(text)![0];
+  return header.length;
+}
+
+const PYTHON_HEAD = /[A-Za-z_][\w.-]*[ \t]*\(/y;
+const PYTHON_SEPARATOR = /[ \t]*;?[ \t]*/y;
+
+/**
+ * Python calls back to back at `from`, the reply's start: one call (`read_page()`), or several
+ * separated by `;` (NexusRaven's `f(a=1); f(a=2);`), ending their line. Each must be a call of an
+ * offered tool; the model's words may follow on later lines (Gemma: the call, then what it does).
+ */
+function pythonCallRun(ctx: ScanContext, from: number): Span | undefined {
+  const text = ctx.text;
+  const calls: ParsedCall[] = [];
+  let i = from;
+  for (;;) {
+    PYTHON_HEAD.lastIndex = i;
+    const head = PYTHON_HEAD.exec(text);
+    if (!head) break;
+    const close = matchBracket(text, i + head[0].length - 1);
+    const call = close === -1 ? undefined : pythonCallOf(text.slice(i, close), ctx.resolve);
+    if (!call) return undefined;
+    calls.push(call);
+    PYTHON_SEPARATOR.lastIndex = close;
+    PYTHON_SEPARATOR.exec(text);
+    i = PYTHON_SEPARATOR.lastIndex;
+  }
+  if (!calls.length || (i < text.length && text[i] !== '\n' && text[i] !== '\r')) return undefined;
+  // Gemma may write the same calls again below (`Output:` and a fenced list): they count once.
+  return { start: from, end: i, calls, once: true, ...(from > 0 && text[from - 1] === '>' ? { glue: 'token' as const } : {}) };
+}
+
+/** Outermost openings tried on the reply's last line: each is matched in one pass, so a few keep the work linear. */
+const TAIL_TRIES = 3;
+
+/**
+ * A JSON call closing the reply after words on its line, as Llama 3.x JSON parsers read it (vLLM's,
+ * Dynamo's): `Hey, how are you? {"name": …}`. Not when the words on its line say where it comes from
+ * (`The page says: {…}`): a page's text the model quotes does not run. A Python list there stays
+ * prose, as in SGLang's parser: a bracketed call ending a sentence reads as a quotation.
+ */
+function sameLineTail(ctx: ScanContext, tailEnd: number, covered: number): Span | undefined {
+  const text = ctx.text;
+  if (text[tailEnd - 1] !== '}' && text[tailEnd - 1] !== ']') return undefined;
+  const lineStart = text.lastIndexOf('\n', tailEnd - 1) + 1;
+  const opening = /[ \t]([{[])/g;
+  opening.lastIndex = Math.max(lineStart, covered);
+  for (let tries = 0, m = opening.exec(text); m && m.index < tailEnd && tries < TAIL_TRIES; m = opening.exec(text), tries++) {
+    const start = m.index + 1;
+    if (ctx.isProtected(start) || matchBracket(text, start) !== tailEnd) continue;
+    if (EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start)) || QUOTING.test(text.slice(Math.max(lineStart, start - 200), start))) return undefined;
+    const json = jsonRun(ctx, start, tailEnd);
+    return json && json.end === tailEnd ? { ...json, glue: 'tail' } : undefined;
+  }
+  return undefined;
+}
+
 export const bare: Detector = (ctx) => {
   const text = ctx.text;
   const first = text.search(/\S/);
@@ -119,15 +182,20 @@ export const bare: Detector = (ctx) => {
     // unless the prose leading into it presents it as an example.
     if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);
   }
-  // A message that is one Python call and nothing else: `read_page()`.
+  // A call ending the reply after the model's words on its line (`Hey, how are you? {"name": …}`), unless the words present it as an example.
+  if (!spans.some((s) => s.end >= tailEnd)) {
+    const tail = sameLineTail(ctx, tailEnd, covered);
+    if (tail) spans.push(tail);
+  }
+  // A message that opens with Python calls on a line of their own: `read_page()`, `f(a=1); f(a=2);`, then perhaps the model's words.
   if (!spans.length) {
     const whole = text.trim();
     // Functionary v3.2: the recipient's name on its line, then the arguments, and nothing else.
     const recipient = /^([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*(?=\{)/.exec(whole);
     const args = recipient && ctx.resolve(recipient[1]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
     if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
-    const call = /^[A-Za-z_][\w.-]*\s*\([\s\S]*\)$/.test(whole) ? pythonCallOf(whole, ctx.resolve) : undefined;
-    if (call) spans.push({ start: first, end: text.length, calls: [call] });
+    const run = pythonCallRun(ctx, replyStart(text));
+    if (run) spans.push(run);
   }
   return spans;
 };

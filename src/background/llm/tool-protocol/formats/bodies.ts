@@ -5,7 +5,7 @@
  * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
  * nothing when the body is not call markup at all (prose about a tag).
  */
-import { attemptsFromJson, isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 
@@ -45,6 +45,8 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
     if (body[start] !== '{' && body[start] !== '[') return found;
   }
   if (found.length) return [...found, { problem: 'unparsable', name: nameIn(body.slice(start)) }];
+  // Tool definitions echoed from the prompt (Qwen2.5-Coder repeating its `<tools>` block): no call tried.
+  if (isToolDefinitions(parseLooseJson(body.slice(start)))) return undefined;
   const arrow = arrowCall(ctx, body.slice(start));
   if (arrow) return [arrow];
   const python = pythonCalls(ctx, body);
@@ -229,9 +231,12 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
 
 /**
  * A closed wrapper whose body is no known form but clearly tries a call: a call's JSON after a few words
- * (`Sure: {"name": …}`), or `name: tool, arguments: …` written without JSON, which is unreadable.
+ * (`Sure: {"name": …}`); or unreadable: `name: tool, arguments: …` written without JSON, or arguments
+ * with no function's name before them.
  */
 function triedCall(ctx: ScanContext, body: string): Attempt[] | undefined {
+  // Arguments without the function's name (`<parameter=x>1</parameter>`, `<arg_key>x</arg_key>…`): a call no tool can take.
+  if (/^\s*<(?:parameter[=\s]|(?:arg|param)_key>)/i.test(body)) return [{ problem: 'unparsable' }];
   const at = body.search(/\{\s*"name"\s*:/);
   if (at > 0 && at < 200) {
     const json = jsonBody(ctx, body.slice(at), false);

@@ -131,7 +131,9 @@ export const mistral: Detector = (ctx) => {
       // An element whose arguments are a guess (`{"name": t, "options": {…}}`) is a failure, never a call on the guess.
       const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve, ctx.tools.schemaOf);
       if (text.startsWith('[/TOOL_CALLS]', stop)) stop += '[/TOOL_CALLS]'.length;
-      spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }], 'token'));
+      // A closed list of calls after the token is a call wherever it stands, words after it too (vLLM's Mistral parser reads it so).
+      const closedCalls = end !== -1 && attempts !== undefined && attempts.every(isCall);
+      spans.push(spanOf(m.index, stop, attempts ?? [{ problem: cut ? 'cut_off' : 'unparsable' }], closedCalls ? 'anywhere' : 'token'));
       covered = stop;
       continue;
     }
