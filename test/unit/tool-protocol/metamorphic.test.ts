@@ -61,6 +61,11 @@ const WHOLE_REPLY_ONLY = new Set([
   'round13: gemma-7b-it (prompt mode) BFCL simple_258: bare pythonic call, then a prose explanation',
   'round13: glm-4-9b-chat BFCL parallel_function_187: GLM-4 native name line + JSON with a boolean',
   'round13: glm-4-9b-chat BFCL simple_315: GLM-4 native: function name on its own line, JSON arguments on the next',
+  // Python calls as the whole reply (Gorilla's comma-separated), and LFM2's list with words glued after it, which only opens a reply.
+  'round14: gorilla-openfunctions-v2 BFCL parallel_function_38: bare comma-separated calls without list brackets',
+  'round14: lfm2.5:1.2b P1 run 1: [f(a="x")] list then prose',
+  'round14: lfm2.5:1.2b P3 run 1: [f(...list arg...)] then prose',
+  'round14: lfm2.5:1.2b P8 run 1: two calls in one list, then prose',
 ]);
 
 describe('a line of prose before the call', () => {

@@ -86,7 +86,18 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
   return undefined;
 }
 
-const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input', 'action_input'] as const;
+export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'tool_input', 'action_input'] as const;
+
+/**
+ * Arguments wrapped once more under an arguments key the tool does not declare (`name{"args": {…}}`, as a
+ * `{tool, args}` prompt teaches): the inner object.
+ */
+export function unwrappedArguments(args: Record<string, unknown>, schema: ReturnType<SchemaOf>): Record<string, unknown> {
+  const keys = Object.keys(args);
+  const inner = keys.length === 1 ? args[keys[0]!] : undefined;
+  if (!(ARGUMENT_KEYS as readonly string[]).includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
+  return keys[0]! in (schema?.properties ?? {}) ? args : (inner as Record<string, unknown>);
+}
 const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
 
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */

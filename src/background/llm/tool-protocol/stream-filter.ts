@@ -63,6 +63,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let pending = '';
   /** The waiting calls opened the reply: calls whatever follows them on their line. */
   let pendingFirm = false;
+  /** Whether the waiting calls were asked if a word glued after them leaves them calls. */
+  let gluedAsked = false;
 
   const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
   /** Where held text stands, for the recogniser. */
@@ -96,6 +98,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     const text = pending;
     pending = '';
+    gluedAsked = false;
     return show(text);
   };
   /** The calls waiting for their line's end stood on their own: hide them. */
@@ -106,9 +109,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     pending = '';
     pendingFirm = false;
+    gluedAsked = false;
   };
 
-  const { holdsCalls, callsOnly, standsBeforeWords } = inPlaceReader(tools, shown);
+  const { holdsCalls, callsOnly, standsBeforeWords, standsBeforeGluedWord } = inPlaceReader(tools, shown);
 
   const open = (spec: CloserSpec): Closer => {
     const c = { ...spec, seen: 0, decided: OPEN } as Closer;
@@ -218,9 +222,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       if (pending) {
         // A finished call waits for the end of its line: blanks join it, a newline or the end of
         // the reply confirms it, and anything else but another call shows it as the text it was.
-        // Llama 3.x separates JSON calls with `;`.
+        // Llama 3.x separates JSON calls with `;`, NexusRaven its Python calls, Gorilla OpenFunctions with `,`.
         let i = 0;
-        while (i < held.length && (isBlank(held[i]) || held[i] === ';')) i++;
+        while (i < held.length && (isBlank(held[i]) || held[i] === ';' || held[i] === ',')) i++;
         pending += held.slice(0, i);
         held = held.slice(i);
         if (!held) {
@@ -236,6 +240,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (!final && strayCloserAhead(held)) return out;
         if (held[0] === '\n') confirm();
+        // A word glued right after calls opening the reply, no blank between: calls that stay calls so are hidden, as in the parser.
+        // Asked once per run of waiting calls, so calls back to back are not read again and again.
+        else if (i === 0 && !gluedAsked && !shown.content && /\w/.test(held[0]!) && !/\s$/.test(pending) && (gluedAsked = true) && standsBeforeGluedWord(pending)) confirm();
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
       // The first character on this line that is not a blank (a newline ends the look).
@@ -283,6 +290,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         shown.retract();
         pending = '';
         pendingFirm = false;
+        gluedAsked = false;
         held = held.slice(closeThink[0].length);
         out = '';
         continue;

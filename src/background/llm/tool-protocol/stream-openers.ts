@@ -122,7 +122,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|open|>think<|sep|>', anywhere: true, match: /^<\|open\|>think<\|sep\|>/, closer: () => tag(/<\|close\|>think<\|sep\|>/) },
   { literal: '<function_call>', glued: true, match: /^<function_call>/i, closer: () => ({ kind: 'balanced' }) },
   ...['<functioncall ', '<function_call '].map((literal): Opener => ({ literal, glued: true, match: /^<function_?call[ \t]+(?=\{)/i, closer: () => wrapper(/\}[ \t]*>/) })),
-  { literal: '<longcat_tool_call>', glued: true, match: /^<[a-z][a-z0-9]{1,20}_tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/[a-z][a-z0-9]{1,20}_tool_call>/i), m, /^<[a-z][a-z0-9]{1,20}_tool_call>/i) },
+  { literal: '<longcat_tool_call>', glued: true, match: /^<(?!no_|not_)[a-z][a-z0-9]{1,20}_tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/[a-z][a-z0-9]{1,20}_tool_call>/i), m, /^<[a-z][a-z0-9]{1,20}_tool_call>/i) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
   { literal: '<|channel|>analysis<|message|>', anywhere: true, match: /^<\|channel\|>analysis<\|message\|>/, closer: () => tag(/<\|end\|>|(?=<\|start\|>|<\|channel\|>)/) },
   // A recipient in the analysis channel's header makes it a call, as in the commentary channel.
@@ -133,7 +133,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary(?:(?=\s*[^\s<])|\s*(?!<\|message\|>)(?=\S{11}))/, closer: () => tag(/<\|call\|>/) },
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
   { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
-  { literal: '<|im_start|>assistant', anywhere: true, drop: true, match: /^<\|im_start\|>assistant/, closer: () => tag(/assistant/) },
+  { literal: '<|im_start|>', anywhere: true, drop: true, match: /^<\|im_start\|>/, closer: () => tag(tokenWithOptionalTail('im_start|>', 'assistant')) },
   // Llama 3's header left before the reply, with its role or alone: the token, and the role when it follows (decided once the text parts from it).
   { literal: '<|start_header_id|>', anywhere: true, drop: true, match: /^<\|start_header_id\|>/, closer: () => tag(tokenWithOptionalTail('start_header_id|>', 'assistant<|end_header_id|>')) },
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(1)))) })),

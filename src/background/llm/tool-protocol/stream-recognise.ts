@@ -43,7 +43,8 @@ const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</se
 const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
 
 export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
-  const names = tools.map((t) => nameKey(toolNameOf(t)));
+  // Each name also without its `_` (`webfetch`), as the parser resolves `WebFetch` to `web_fetch`.
+  const names = [...new Set(tools.flatMap((t) => [nameKey(toolNameOf(t)), nameKey(toolNameOf(t)).replace(/_/g, '')]))];
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
@@ -232,6 +233,8 @@ export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
      * special-token pair or a block does in the parser: then they are hidden at once, not held for the line's end.
      */
     standsBeforeWords: (stretch: string, mid = false) => parseInPlace(`${stretch} and`, mid).calls.length > 0,
+    /** Whether calls opening the reply stay calls with a word glued right after them (LFM2's list with its call tokens stripped: `[f()]Fetching…`). */
+    standsBeforeGluedWord: (stretch: string) => parseInPlace(`${stretch}And`, false).calls.length > 0,
     /** Whether the stretch holds calls of offered tools and nothing that fails. */
     callsOnly: (stretch: string, mid = false) => {
       const parsed = parseInPlace(stretch, mid);

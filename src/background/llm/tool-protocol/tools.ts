@@ -34,14 +34,21 @@ export function toolNameOf(tool: ToolInput): string {
   return typeof tool === 'string' ? tool : tool.name;
 }
 
+/** A name's letters and digits, lower-cased: how `WebFetch` and `web_fetch` are the same name. */
+const lettersKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 export function createToolTable(tools: readonly ToolInput[]): ToolTable {
   const byKey = new Map<string, string>();
+  /** Names by their letters and digits alone (`WebFetch`, `webFetch` for `web_fetch`), where no two tools share them. */
+  const byLetters = new Map<string, string | undefined>();
   const exact = new Set<string>();
   const schemas = new Map<string, JsonSchema>();
   for (const tool of tools) {
     const name = toolNameOf(tool);
     exact.add(name);
     byKey.set(nameKey(name), name);
+    const letters = lettersKey(name);
+    byLetters.set(letters, byLetters.has(letters) ? undefined : name);
     if (typeof tool !== 'string' && tool.parameters) schemas.set(name, tool.parameters as JsonSchema);
   }
   return {
@@ -52,7 +59,7 @@ export function createToolTable(tools: readonly ToolInput[]): ToolTable {
       const bare = written.replace(/^(functions?|tools?|default_api)[.:]/i, '');
       if (exact.has(bare)) return bare;
       // A server's tool written with a dot where its name has `__` (`github.create_issue` for `github__create_issue`).
-      return byKey.get(nameKey(bare)) ?? (bare.includes('.') ? byKey.get(nameKey(bare.replace(/\./g, '__'))) : undefined);
+      return byKey.get(nameKey(bare)) ?? (bare.includes('.') ? byKey.get(nameKey(bare.replace(/\./g, '__'))) : undefined) ?? byLetters.get(lettersKey(bare));
     },
     schemaOf: (name) => schemas.get(name),
   };

@@ -179,6 +179,9 @@ export function xmlValue(raw: string): Json {
   return value.includes('\n') ? value : trimmed;
 }
 
+/** One word standing for a string value, unquoted: letters, digits, `.`, `_`, `-`, starting with a letter (literals such as `None` are read before). */
+const BARE_WORD = /^\s*([A-Za-z][\w.-]{0,200})\s*$/;
+
 /** Parses `name(a=1, b='x')` keyword arguments as Python literals, or `name({…})`. Undefined when malformed. */
 export function parsePythonCall(text: string): { name: string; arguments: Record<string, Json> } | undefined {
   const head = text.match(/^\s*([A-Za-z_][\w.-]*)\s*\(/);
@@ -195,9 +198,12 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
   const args: Record<string, Json> = {};
   for (const part of splitTopLevel(inner)) {
     if (!part.trim()) continue;
-    const kv = part.match(/^\s*([A-Za-z_]\w*)\s*=([\s\S]*)$/);
+    // `key=value`, or `key: value` as small Gemma models write it.
+    const kv = part.match(/^\s*([A-Za-z_]\w*)\s*[=:]([\s\S]*)$/);
     if (!kv) return undefined;
-    const value = parseLooseJson(kv[2]!);
+    // A bare word where a string belongs (`city=Antwerp`): the word.
+    const literal = parseLooseJson(kv[2]!);
+    const value = literal !== undefined ? literal : BARE_WORD.exec(kv[2]!)?.[1];
     if (value === undefined) return undefined;
     args[kv[1]!] = value;
   }

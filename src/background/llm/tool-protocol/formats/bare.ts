@@ -35,6 +35,9 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
     while (i < text.length && /[\s;,]/.test(text[i]!)) i++;
     close = matchBracket(text, i);
   }
+  // A `;` after the last call ends it, as between calls (the filter hides it with the call).
+  const semicolon = /^[ \t]*;/.exec(text.slice(end, end + 16));
+  if (semicolon && calls.length) end += semicolon[0].length;
   return calls.length ? { start, end, calls } : undefined;
 }
 
@@ -85,11 +88,11 @@ function replyStart(text: string): number {
 }
 
 const PYTHON_HEAD = /[A-Za-z_][\w.-]*[ \t]*\(/y;
-const PYTHON_SEPARATOR = /[ \t]*;?[ \t]*/y;
+const PYTHON_SEPARATOR = /[ \t]*[;,]?[ \t]*/y;
 
 /**
  * Python calls back to back at `from`, the reply's start: one call (`read_page()`), or several
- * separated by `;` (NexusRaven's `f(a=1); f(a=2);`), ending their line. Each must be a call of an
+ * separated by `;` (NexusRaven's `f(a=1); f(a=2);`) or `,` (Gorilla OpenFunctions'), ending their line. Each must be a call of an
  * offered tool; the model's words may follow on later lines (Gemma: the call, then what it does).
  */
 function pythonCallRun(ctx: ScanContext, from: number): Span | undefined {
@@ -178,6 +181,9 @@ export const bare: Detector = (ctx) => {
     covered = Math.max(covered, candidate.end);
     // An OpenAI-style `{"tool_calls": […]}` opening the reply is a call whatever follows it on its line.
     if (start === first && /^\{\s*"tool_calls"\s*:/.test(text.slice(start, start + 40))) candidate.glue = 'token';
+    // So is a Python call list opening the reply with the model's words glued to it, no blank between: LFM2's, its call
+    // tokens stripped (`[f(a=1)]Fetching…`). With a blank, words after it make it a quotation, as in SGLang's parser.
+    if (start === first && list && /[^\s]/.test(text[candidate.end] ?? ' ')) candidate.glue = 'token';
     // A call may stand at the start, at the end after prose, or on its own lines between prose,
     // unless the prose leading into it presents it as an example.
     if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);

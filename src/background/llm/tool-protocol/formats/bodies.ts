@@ -5,7 +5,7 @@
  * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
  * nothing when the body is not call markup at all (prose about a tag).
  */
-import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, unwrappedArguments, named, type Attempt, type ScanContext } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 
@@ -176,7 +176,8 @@ function kimiCalls(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | 
  * `list_directory {…}` (LM Studio's `[TOOL_REQUEST]`).
  */
 function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
-  const head = /^(?:<function>\s*([\w.-]{1,100})\s*<\/function>|<([\w.-]{1,100})>|([A-Za-z_][\w.-]{0,99}))\s*(?=\{)/.exec(body);
+  // The bare name may keep a character of the markup the template had begun around it (Qwen3.5's `name>`, GLM-5.1's `name}`).
+  const head = /^(?:<function>\s*([\w.-]{1,100})\s*<\/function>|<([\w.-]{1,100})>|([A-Za-z_][\w.-]{0,99})[>}]?)\s*(?=\{)/.exec(body);
   if (!head) return undefined;
   const open = head[0].length;
   const close = matchBracket(body, open);
@@ -187,14 +188,18 @@ function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
     if (!rest.startsWith(`</${head[2]}>`)) return undefined;
     rest = rest.slice(head[2].length + 3).trim();
   }
-  if (rest) return undefined;
+  // GLM-5.1 closes such a call with its value's closing tag, and chains the next with an arrow.
+  if (rest && !/^(?:<\/arg_value>\s*)?(?:→\s*)?$/.test(rest)) return undefined;
   const json = parseLooseJson(body.slice(open, close));
-  return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, name, json) : { problem: 'unparsable', name };
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return { problem: 'unparsable', name };
+  const tool = ctx.resolve(name);
+  return named(ctx.resolve, name, unwrappedArguments(json, tool ? ctx.tools.schemaOf(tool) : undefined));
 }
 
 export interface BodyReaders {
   functionCall(body: string, atEnd: boolean): Attempt | undefined;
   invokes(body: string, atEnd: boolean): Attempt[];
+  namedElements(body: string, atEnd: boolean): Attempt;
 }
 
 /**
@@ -208,6 +213,9 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   if (first === -1) return undefined;
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
+  // Qwen3.5 with `<function=` already in its prompt: the name and `>`, then the parameters.
+  const truncated = /^([A-Za-z_][\w.-]{0,99})>(?=\s*<parameter=)/.exec(body.slice(first, first + 102));
+  if (truncated) return [readers.functionCall(`<function=${body.slice(first)}`, atEnd) ?? { problem: 'unparsable', name: truncated[1] }];
   if (body.startsWith('<function=', first) || body.startsWith('<FUNCTION=', first)) {
     // Several `<function=…>` blocks may share one wrapper.
     const parts = body.split(/(?=<function=)/i).filter((p) => p.trim());
@@ -218,6 +226,7 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     return calls.length ? calls : [{ problem: 'unparsable' }];
   }
   if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
+  if (/^<(?:name|tool_name)>/i.test(body.slice(first, first + 12))) return [readers.namedElements(body, atEnd)];
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];
   const glm = glmCall(ctx, body, atEnd);

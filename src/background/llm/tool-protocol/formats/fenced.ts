@@ -4,10 +4,11 @@
  * leads into it presents it as an example ("for example", "would look like", "the format is"…):
  * a model explaining a call is not making one.
  */
-import { callsFromJson, spanOf, type Detector, type ParsedCall, type Problem, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, isCall, spanOf, type Detector, type ParsedCall, type Problem, type Span } from '../scan';
 import { continueCall } from './continue';
-import { parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { pythonCallOf } from './special-tokens';
+import { END_TOKENS } from '../stream-openers';
 
 /** A fenced code block: ``` or ~~~ (three or more) at a line's start, to the same marker alone on a line or the end. */
 export interface Fence {
@@ -55,6 +56,13 @@ export function findFences(text: string): Fence[] {
     if (!text.startsWith(marker, i)) return -1;
     i += marker.length;
     while (isBlank(text[i])) i++;
+    // An end-of-turn token the server left after the closing marker (`\`\`\`<|im_end|>`) ends the turn, not the line's text.
+    const token = END_TOKENS.find((t) => text.startsWith(t, i));
+    if (token) {
+      let k = i + token.length;
+      while (isBlank(text[k])) k++;
+      if (k === text.length || text[k] === '\n') return i;
+    }
     return i === text.length || text[i] === '\n' ? i : -1;
   };
   // Candidates: the start of the text, then every newline.
@@ -96,7 +104,7 @@ export function findFences(text: string): Fence[] {
 export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
 /** Prose that presents what follows as an example, not as the model's own call. */
-export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (look|be)|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
+export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (?:look(?: like)?|be)\s*:?\s*$|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
 
 function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
   const trimmed = body.trim();
@@ -117,10 +125,24 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined): 
   return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
 }
 
-/** A call fence (```tool_code) whose Python call names a tool that is not offered. */
-function unknownInCallFence(lang: string, body: string, resolve: (n: string) => string | undefined): Problem | undefined {
-  if (!/^tool/i.test(lang)) return undefined;
-  const call = parsePythonCall(body.trim().replace(/^print\((.*)\)$/s, '$1'));
+/**
+ * Why a fence that is a call gives none: a call fence (```tool_code, ```tool_call) whose Python call names a
+ * tool that is not offered, or whose JSON call cannot be read or was cut; or a fence that is the whole reply
+ * holding a call-shaped JSON object that names no offered tool.
+ */
+function failedCallFence(lang: string, body: string, resolve: (n: string) => string | undefined, closed: boolean, wholeReply: boolean): Problem | undefined {
+  const callFence = /^tool/i.test(lang);
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{') && (callFence || wholeReply)) {
+    const value = parseLooseJson(trimmed);
+    const problem = attemptsFromJson(value, resolve)?.find((a): a is Problem => !isCall(a));
+    if (problem || !callFence) return problem;
+    const named = /^\{\s*"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,100})"/.exec(trimmed)?.[1];
+    if (value !== undefined || !named) return undefined;
+    return { problem: !closed && jsonEnding(trimmed) === 'cut' ? 'cut_off' : 'unparsable', name: named };
+  }
+  if (!callFence) return undefined;
+  const call = parsePythonCall(trimmed.replace(/^print\((.*)\)$/s, '$1'));
   return call && !resolve(call.name) ? { problem: 'unknown_tool', name: call.name } : undefined;
 }
 
@@ -164,8 +186,10 @@ export const fenced: Detector = (ctx) => {
     const action = /(?:^|\n)Action:[ \t]*\n$/.exec(lead);
     if (calls?.length) spans.push({ start: action ? start - action[0].length + (action[0][0] === '\n' ? 1 : 0) : start, end, calls });
     else {
-      const unknown = unknownInCallFence(fence.lang, fence.body, ctx.resolve);
-      if (unknown) spans.push({ start, end, calls: [], problems: [unknown] });
+      const closed = /(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end).trimEnd());
+      const wholeReply = opensReply(ctx.text, start) && !ctx.text.slice(end).trim();
+      const failed = failedCallFence(fence.lang, fence.body, ctx.resolve, closed, wholeReply);
+      if (failed) spans.push({ start, end, calls: [], problems: [failed] });
     }
   }
   return spans;

@@ -100,9 +100,29 @@ export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attem
   return attempts;
 }
 
+/**
+ * A JSON call written as XML: `<name>tool</name>` then `<arguments>` (or `<parameters>`, `<args>`) holding one
+ * element per argument, or JSON; no arguments element is a call without arguments. Anything else after the
+ * name, or a name never closed, is unreadable.
+ */
+function namedElementsCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt {
+  const head = /^\s*<(name|tool_name)>\s*([\w.-]{1,100})\s*<\/\1>\s*/i.exec(body);
+  if (!head) return { problem: atEnd ? 'cut_off' : 'unparsable' };
+  const name = head[2]!;
+  const rest = body.slice(head[0].length);
+  if (!rest.trim()) return named(ctx.resolve, name, {});
+  const args = /^<(arguments|parameters|args|input)>([\s\S]*?)(?:(<\/\1>)\s*$|$)/i.exec(rest);
+  if (!args) return { problem: 'unparsable', name };
+  if (!args[3]) return { problem: atEnd ? 'cut_off' : 'unparsable', name };
+  const inner = args[2]!;
+  const values = !inner.trim() ? {} : (jsonBody(inner) ?? elementArguments(ctx, inner, name));
+  return values ? named(ctx.resolve, name, values) : { problem: 'unparsable', name };
+}
+
 const readers = (ctx: ScanContext): BodyReaders => ({
   functionCall: (body, atEnd) => functionCall(ctx, body, atEnd),
   invokes: (body, atEnd) => invokesIn(ctx, body, atEnd),
+  namedElements: (body, atEnd) => namedElementsCall(ctx, body, atEnd),
 });
 
 interface Wrapper {
@@ -123,7 +143,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token' },
   { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail', pairAnywhere: true },
   // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
-  { open: /<[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
+  // (`<no_tool_call>`, a model saying it calls nothing, is no wrapper.)
+  { open: /<(?!no_|not_)[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
   { open: /<function_call>/gi, glue: 'tail' },
   // Home Assistant's local-conversation prompt: the JSON inside the tag itself, `<functioncall {…}>`.
   { open: /<function_?call[ \t]+(?=\{)/gi, close: /(?<=\})[ \t]*>/g, glue: 'tail' },
@@ -160,6 +181,9 @@ function isBlock(body: string): boolean {
   return /^[ \t]*\n/.test(body) && /\n[ \t]*$/.test(body);
 }
 
+/** The start of a closing tag ending the reply, never finished. */
+const CUT_CLOSING_TAG = /<\/[\w:-]{0,40}\s*$/;
+
 /** GLM's (and its kin's) argument tokens: no sentence writes these. */
 const SPECIAL_ARGUMENT_TOKEN = /<(?:[a-z]{1,20}_)?(?:arg|param)_key>/i;
 
@@ -191,7 +215,8 @@ export const wrapped: Detector = (ctx) => {
       const closed = close !== undefined && close.index < nextOpen;
       const limit = closed ? close.index : nextOpen;
       const atEnd = !closed && limit === ctx.text.length;
-      const body = ctx.text.slice(from, limit);
+      // A closing tag the reply ended inside (`…)</tool_`) is no part of the body.
+      const body = atEnd ? ctx.text.slice(from, limit).replace(CUT_CLOSING_TAG, '') : ctx.text.slice(from, limit);
       const attempts = readBody(ctx, body, atEnd, readers(ctx), closed);
       // "<tool_call>" followed by prose is talk about the tag.
       if (!attempts) continue;
