@@ -66,6 +66,8 @@ const WHOLE_REPLY_ONLY = new Set([
   'round14: lfm2.5:1.2b P1 run 1: [f(a="x")] list then prose',
   'round14: lfm2.5:1.2b P3 run 1: [f(...list arg...)] then prose',
   'round14: lfm2.5:1.2b P8 run 1: two calls in one list, then prose',
+  'round15: BFCL v1 command-r-plus parallel_multiple_function_3',
+  'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_55 (AAFV run)',
 ]);
 
 describe('a line of prose before the call', () => {

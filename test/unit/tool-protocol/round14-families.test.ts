@@ -142,3 +142,7 @@ describe('failed calls that now reach the repair turn', () => {
     expectFailure(text, problem);
   });
 });
+
+test("the name in its element, then GLM's argument pairs (fifteenth round): the call, hidden", () => {
+  expectRead('<tool_call><tool_name>get_weather</tool_name><arg_key>city</arg_key><arg_value>Oslo</arg_value></tool_call>', [weather({ city: 'Oslo' })], '');
+});

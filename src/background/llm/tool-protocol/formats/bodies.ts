@@ -226,7 +226,12 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     return calls.length ? calls : [{ problem: 'unparsable' }];
   }
   if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
-  if (/^<(?:name|tool_name)>/i.test(body.slice(first, first + 12))) return [readers.namedElements(body, atEnd)];
+  if (/^<(?:name|tool_name)>/i.test(body.slice(first, first + 12))) {
+    // The name in its element, then GLM's argument pairs.
+    const head = /^\s*<(name|tool_name)>\s*([\w.-]{1,100})\s*<\/\1>(?=\s*<arg_key>)/i.exec(body);
+    if (head) return [glmCall(ctx, `${head[2]}${body.slice(head[0].length)}`, atEnd) ?? { problem: 'unparsable', name: head[2] }];
+    return [readers.namedElements(body, atEnd)];
+  }
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];
   const glm = glmCall(ctx, body, atEnd);
