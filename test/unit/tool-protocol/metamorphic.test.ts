@@ -68,6 +68,8 @@ const WHOLE_REPLY_ONLY = new Set([
   'round14: lfm2.5:1.2b P8 run 1: two calls in one list, then prose',
   'round15: BFCL v1 command-r-plus parallel_multiple_function_3',
   'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_55 (AAFV run)',
+  'round15: BFCL v1 open-mixtral-8x7b simple_37',
+  'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_147 (AAFV run)',
 ]);
 
 describe('a line of prose before the call', () => {

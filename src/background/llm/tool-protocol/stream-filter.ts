@@ -222,9 +222,13 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       if (pending) {
         // A finished call waits for the end of its line: blanks join it, a newline or the end of
         // the reply confirms it, and anything else but another call shows it as the text it was.
-        // Llama 3.x separates JSON calls with `;`, NexusRaven its Python calls, Gorilla OpenFunctions with `,`.
+        // Llama 3.x separates JSON calls with `;`, as NexusRaven does its Python calls; Gorilla OpenFunctions with `,`.
         let i = 0;
         while (i < held.length && (isBlank(held[i]) || held[i] === ';' || held[i] === ',')) i++;
+        // Qwen2.5 joins Python calls on their lines with a shell line continuation: it goes with them.
+        const continuation = /^\\[ \t]*(?=\r?\n)/.exec(held.slice(i));
+        if (continuation) i += continuation[0].length;
+        else if (!final && /^\\[ \t]*\r?$/.test(held.slice(i))) return out;
         pending += held.slice(0, i);
         held = held.slice(i);
         if (!held) {

@@ -43,8 +43,8 @@ const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</se
 const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
 
 export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
-  // Each name also without its `_` (`webfetch`), as the parser resolves `WebFetch` to `web_fetch`.
-  const names = [...new Set(tools.flatMap((t) => [nameKey(toolNameOf(t)), nameKey(toolNameOf(t)).replace(/_/g, '')]))];
+  // Each name also without its `_` (`webfetch`), as the parser resolves `WebFetch` to `web_fetch`, and with Markdown's escaped `\_`.
+  const names = [...new Set(tools.flatMap((t) => [nameKey(toolNameOf(t)), nameKey(toolNameOf(t)).replace(/_/g, ''), nameKey(toolNameOf(t)).replace(/_/g, '\\_')]))];
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */

@@ -182,8 +182,13 @@ export function xmlValue(raw: string): Json {
 /** One word standing for a string value, unquoted: letters, digits, `.`, `_`, `-`, starting with a letter (literals such as `None` are read before). */
 const BARE_WORD = /^\s*([A-Za-z][\w.-]{0,200})\s*$/;
 
+/** A Python call's name with Markdown's escaped underscores in it. */
+const MARKDOWN_ESCAPED_NAME = /^\s*[A-Za-z_][\w.-]*\\_(?:[\w.-]|\\_)*\s*\(/;
+
 /** Parses `name(a=1, b='x')` keyword arguments as Python literals, or `name({…})`. Undefined when malformed. */
 export function parsePythonCall(text: string): { name: string; arguments: Record<string, Json> } | undefined {
+  // A call whose name a Markdown renderer escaped (`calculate\_area(…)`, Mistral's API models) is escaped throughout.
+  if (MARKDOWN_ESCAPED_NAME.test(text)) return parsePythonCall(text.replace(/\\_/g, '_'));
   const head = text.match(/^\s*([A-Za-z_][\w.-]*)\s*\(/);
   if (!head) return undefined;
   const open = head[0].length - 1;

@@ -5,17 +5,30 @@
  * example. A JSON object inside a sentence is not a call.
  */
 import { attemptsFromJson, callsFromJson, isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson, splitTopLevel } from '../values';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
-function pythonList(text: string, resolve: ScanContext['resolve']): ParsedCall[] | undefined {
+/**
+ * A Python call list: every part a call. A part naming a tool that is not offered is an unknown tool,
+ * when another part calls an offered one (Mixtral calling a tool it then says it lacks); a list of
+ * unknown names only is no call list.
+ */
+function pythonList(text: string, resolve: ScanContext['resolve']): { calls: ParsedCall[]; problems: Problem[] } | undefined {
   const inner = text.trim().match(/^\[([\s\S]*)\]$/)?.[1];
   const parts = (inner === undefined ? [text] : splitTopLevel(inner)).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
-  // Qwen writes `[Calling tool: name({…})]`.
-  const calls = parts.map((p) => pythonCallOf(p.replace(/^Calling tool:\s*/, ''), resolve));
-  return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
+  const calls: ParsedCall[] = [];
+  const problems: Problem[] = [];
+  for (const part of parts) {
+    // Qwen writes `[Calling tool: name({…})]`.
+    const call = parsePythonCall(part.replace(/^Calling tool:\s*/, ''));
+    if (!call) return undefined;
+    const name = resolve(call.name);
+    if (name) calls.push({ name, arguments: call.arguments });
+    else problems.push({ problem: 'unknown_tool', name: call.name });
+  }
+  return calls.length ? { calls, problems } : undefined;
 }
 
 /** JSON values back to back from `start` (Llama sometimes writes one object per call); `close` ends the first. */
@@ -87,12 +100,14 @@ function replyStart(text: string): number {
   return header.length;
 }
 
-const PYTHON_HEAD = /[A-Za-z_][\w.-]*[ \t]*\(/y;
-const PYTHON_SEPARATOR = /[ \t]*[;,]?[ \t]*/y;
+/** A call's name and its parenthesis; Markdown may have escaped its underscores (`calculate\_area(`). */
+const PYTHON_HEAD = /[A-Za-z_](?:[\w.-]|\\_)*[ \t]*\(/y;
+/** Between calls: `;` or `,`, or a shell line continuation (` \` and a line break) as Qwen2.5 writes one call per line. */
+const PYTHON_SEPARATOR = /[ \t]*(?:[;,]|\\[ \t]*(?:\r?\n|$))?[ \t]*/y;
 
 /**
  * Python calls back to back at `from`, the reply's start: one call (`read_page()`), or several
- * separated by `;` (NexusRaven's `f(a=1); f(a=2);`) or `,` (Gorilla OpenFunctions'), ending their line. Each must be a call of an
+ * separated by `;` (NexusRaven's `f(a=1); f(a=2);`), `,` (Gorilla OpenFunctions') or a line continuation, ending their line. Each must be a call of an
  * offered tool; the model's words may follow on later lines (Gemma: the call, then what it does).
  */
 function pythonCallRun(ctx: ScanContext, from: number): Span | undefined {
@@ -160,7 +175,7 @@ export const bare: Detector = (ctx) => {
     covered = stop;
     const json = jsonRun(ctx, start, close);
     const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
-    const candidate = json ?? (list ? { start, end: stop, calls: list } : undefined);
+    const candidate: Span | undefined = json ?? (list ? { start, end: stop, calls: list.calls, ...(list.problems.length ? { problems: list.problems } : {}) } : undefined);
     if (!candidate && close === -1) {
       // A call begun, abandoned and written again whole (Llama 3.2): the last call that ends the reply, for the whole stretch.
       const again = restartedCall(ctx, start, tailEnd);
