@@ -167,7 +167,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           }
           const reasoning = closer.kind === 'tag' && REASONING.test(stretch);
           const isCall = !reasoning && ((closer.kind === 'tag' && !closer.verify) || (closer.kind === 'end' && !closer.verify) || closer.kind === 'json-run' || holdsCalls(stretch, closer.mid));
-          const sure = closer.sure === true || (isCall && standsBeforeWords(stretch, closer.mid === true));
+          const sure = closer.sure === true || (isCall && !(closer.kind === 'balanced' && closer.plain) && standsBeforeWords(stretch, closer.mid === true));
           const firm = closer.firm === true;
           closer = undefined;
           if (reasoning) {

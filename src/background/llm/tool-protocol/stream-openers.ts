@@ -26,6 +26,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
       after?: number;
       /** `name(…)` after prose: a call only where it ends the reply (then it waits, as `trailing`); a failed one is hidden as any. */
       endOnly?: boolean;
+      /** A bare JSON or Python call, no markup around it: words after it on its line always make it a quotation, so that is not asked of the parser. */
+      plain?: boolean;
     }
   | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }

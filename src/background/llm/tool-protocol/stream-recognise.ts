@@ -177,9 +177,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
     // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
-    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? {} : { firm: true }) };
-    if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced' };
-    if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced' };
+    if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };
+    if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };
+    if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced', plain: true };
     if (pythonStart.test(held)) return { kind: 'balanced', endOnly: true };
     // Gemma's `tool_code = name(…)` + `print(tool_code)`, or `print(name(…))`: a call only as the end of the reply, which the parser judges.
     if (wrappedCall.test(held)) return { kind: 'end', verify: true };
