@@ -246,7 +246,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (held[0] === '\n') confirm();
         // A word glued right after calls opening the reply, no blank between: calls that stay calls so are hidden, as in the parser.
         // Asked once per run of waiting calls, so calls back to back are not read again and again.
-        else if (i === 0 && !gluedAsked && !shown.content && /\w/.test(held[0]!) && !/\s$/.test(pending) && (gluedAsked = true) && standsBeforeGluedWord(pending)) confirm();
+        else if (i === 0 && !gluedAsked && !shown.content && /\w/.test(held[0]!) && !/\s$/.test(pending)) {
+          gluedAsked = true;
+          if (standsBeforeGluedWord(pending)) confirm();
+        }
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
       // The first character on this line that is not a blank (a newline ends the look).

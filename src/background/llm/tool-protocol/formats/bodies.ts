@@ -10,7 +10,7 @@ import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLeve
 import { XmlNode } from '../xml-tree';
 
 /** The name a broken JSON call gives, if one can be read. */
-function nameIn(body: string): string | undefined {
+export function nameIn(body: string): string | undefined {
   return /"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,80})"/.exec(body)?.[1];
 }
 
@@ -199,7 +199,7 @@ function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
 export interface BodyReaders {
   functionCall(body: string, atEnd: boolean): Attempt | undefined;
   invokes(body: string, atEnd: boolean): Attempt[];
-  namedElements(body: string, atEnd: boolean): Attempt;
+  namedElements(name: string, rest: string, atEnd: boolean): Attempt;
 }
 
 /**
@@ -227,10 +227,12 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   }
   if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
   if (/^<(?:name|tool_name)>/i.test(body.slice(first, first + 12))) {
-    // The name in its element, then GLM's argument pairs.
-    const head = /^\s*<(name|tool_name)>\s*([\w.-]{1,100})\s*<\/\1>(?=\s*<arg_key>)/i.exec(body);
-    if (head) return [glmCall(ctx, `${head[2]}${body.slice(head[0].length)}`, atEnd) ?? { problem: 'unparsable', name: head[2] }];
-    return [readers.namedElements(body, atEnd)];
+    // The name in its element, then GLM's argument pairs or the arguments as elements; a name never closed is unreadable.
+    const head = /^\s*<(name|tool_name)>\s*([\w.-]{1,100})\s*<\/\1>\s*/i.exec(body);
+    if (!head) return [{ problem: atEnd ? 'cut_off' : 'unparsable' }];
+    const rest = body.slice(head[0].length);
+    if (rest.startsWith('<arg_key>')) return [glmCall(ctx, `${head[2]}${rest}`, atEnd) ?? { problem: 'unparsable', name: head[2] }];
+    return [readers.namedElements(head[2]!, rest, atEnd)];
   }
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];

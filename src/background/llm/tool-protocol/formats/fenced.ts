@@ -5,6 +5,7 @@
  * a model explaining a call is not making one.
  */
 import { attemptsFromJson, callsFromJson, isCall, spanOf, type Detector, type ParsedCall, type Problem, type Span } from '../scan';
+import { nameIn } from './bodies';
 import { continueCall } from './continue';
 import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { pythonCallOf } from './special-tokens';
@@ -137,7 +138,7 @@ function failedCallFence(lang: string, body: string, resolve: (n: string) => str
     const value = parseLooseJson(trimmed);
     const problem = attemptsFromJson(value, resolve)?.find((a): a is Problem => !isCall(a));
     if (problem || !callFence) return problem;
-    const named = /^\{\s*"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,100})"/.exec(trimmed)?.[1];
+    const named = nameIn(trimmed);
     if (value !== undefined || !named) return undefined;
     return { problem: !closed && jsonEnding(trimmed) === 'cut' ? 'cut_off' : 'unparsable', name: named };
   }

@@ -101,15 +101,11 @@ export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attem
 }
 
 /**
- * A JSON call written as XML: `<name>tool</name>` then `<arguments>` (or `<parameters>`, `<args>`) holding one
- * element per argument, or JSON; no arguments element is a call without arguments. Anything else after the
- * name, or a name never closed, is unreadable.
+ * A JSON call written as XML, after its `<name>tool</name>`: `rest` is an `<arguments>` (or `<parameters>`,
+ * `<args>`) element holding one element per argument, or JSON; nothing is a call without arguments. Anything
+ * else is unreadable.
  */
-function namedElementsCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt {
-  const head = /^\s*<(name|tool_name)>\s*([\w.-]{1,100})\s*<\/\1>\s*/i.exec(body);
-  if (!head) return { problem: atEnd ? 'cut_off' : 'unparsable' };
-  const name = head[2]!;
-  const rest = body.slice(head[0].length);
+function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: boolean): Attempt {
   if (!rest.trim()) return named(ctx.resolve, name, {});
   const args = /^<(arguments|parameters|args|input)>([\s\S]*?)(?:(<\/\1>)\s*$|$)/i.exec(rest);
   if (!args) return { problem: 'unparsable', name };
@@ -122,7 +118,7 @@ function namedElementsCall(ctx: ScanContext, body: string, atEnd: boolean): Atte
 const readers = (ctx: ScanContext): BodyReaders => ({
   functionCall: (body, atEnd) => functionCall(ctx, body, atEnd),
   invokes: (body, atEnd) => invokesIn(ctx, body, atEnd),
-  namedElements: (body, atEnd) => namedElementsCall(ctx, body, atEnd),
+  namedElements: (name, rest, atEnd) => namedElementsCall(ctx, name, rest, atEnd),
 });
 
 interface Wrapper {
