@@ -109,7 +109,15 @@ function withoutDrafts(calls: Span[], carved: readonly [number, number][]): { ca
   const blocks = new Regions(carved);
   const outside = calls.filter((s) => !blocks.contains(s.start));
   if (!outside.some((s) => s.calls.length > 0) || outside.length === calls.length) return { calls, drafts: [] };
-  return { calls: outside, drafts: carved.filter(([start, end]) => calls.some((s) => s.start >= start && s.start < end)) };
+  // The blocks holding a call: spans and blocks are both in order, so one walk finds them.
+  const drafts: [number, number][] = [];
+  let b = 0;
+  for (const span of calls) {
+    while (b < carved.length && carved[b]![1] <= span.start) b++;
+    const block = carved[b];
+    if (block && span.start >= block[0] && drafts.at(-1) !== block) drafts.push(block);
+  }
+  return { calls: outside, drafts };
 }
 
 /** Spans whose calls count once lose them when later spans hold the same calls; their markup stays hidden. */
