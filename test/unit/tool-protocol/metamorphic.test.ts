@@ -70,6 +70,7 @@ const WHOLE_REPLY_ONLY = new Set([
   'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_55 (AAFV run)',
   'round15: BFCL v1 open-mixtral-8x7b simple_37',
   'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_147 (AAFV run)',
+  'round16: BFCL v3 Qwen2.5-7B-Instruct-leaderboard parallel_103',
 ]);
 
 describe('a line of prose before the call', () => {

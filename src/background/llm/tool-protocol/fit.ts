@@ -81,10 +81,20 @@ function fit(value: unknown, schema: JsonSchema | undefined, depth: number): unk
   if (typeof value === 'object' && value !== null) {
     const props = branch(schema, 'object')?.properties;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = fit(v, props?.[k], depth + 1);
+    for (const [written, v] of Object.entries(value)) {
+      const k = declaredKey(written, props);
+      out[k] = fit(v, props?.[k], depth + 1);
+    }
     return out;
   }
   return value;
+}
+
+/** A key as the schema declares it: one whose underscores a Markdown renderer escaped (`inner\\_thoughts`) is unescaped. */
+function declaredKey(key: string, props: Record<string, JsonSchema> | undefined): string {
+  if (!props || Object.hasOwn(props, key) || !key.includes('\\_')) return key;
+  const unescaped = key.replace(/\\_/g, '_');
+  return Object.hasOwn(props, unescaped) ? unescaped : key;
 }
 
 /** A JSON string where the schema asks for something else: a number, a boolean, or JSON in a string. */

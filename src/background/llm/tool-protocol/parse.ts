@@ -25,17 +25,18 @@ import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, functionTag, invoke, wrapped } from './formats/tagged';
+import { qwenAgent } from './formats/qwen-agent';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
 import { fitArguments } from './fit';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp, LONE_REASONING_END } from './stream-openers';
-import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { matchesOf, Regions, unwrappedArguments, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { createToolTable, type ToolInput } from './tools';
 
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, qwenAgent, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
 
 const LONE_REASONING_ENDS = new RegExp(LONE_REASONING_END.source, 'gi');
 const TOOL_CALL_OPEN = '<tool_call>';
@@ -387,7 +388,7 @@ export function parseToolCalls(text: string, tools: readonly ToolInput[]): Parse
     tokens,
   ).map((s): [number, number] => [s.start, s.end]);
   return {
-    calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(c.arguments, table.schemaOf(c.name)) }))),
+    calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(unwrappedArguments(c.arguments, table.schemaOf(c.name)), table.schemaOf(c.name)) }))),
     text: withoutSpans(text, removed),
     raw: calls.flatMap((s) => s.calls.map(() => text.slice(s.start, s.end))),
     failures: calls.flatMap((s) => (s.problems ?? []).map((p) => failureOf(p, text.slice(s.start, s.end)))),

@@ -46,8 +46,12 @@ export interface ScanContext {
 
 export type Detector = (ctx: ScanContext) => Span[];
 
-/** A call wrapper's closing tag after a call whose opening the server stripped (a bare call, `<function=…>`). */
-export const STRAY_CLOSER = /^\s*<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>/i;
+/**
+ * What belongs to a call just read though it reads as nothing: a call wrapper's closing tag after a call whose
+ * opening the server stripped (a bare call, `<function=…>`), an empty special token (`<|>`, Letta's local models),
+ * or closing brackets written once too often at the end of the call's line (`{…}}}`).
+ */
+export const STRAY_CLOSER = /^\s*(?:<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>|<\|>)|^[ \t]*[}\]]{1,3}(?=[ \t]*(?:\r?\n|$))/i;
 
 /** A call, or why the markup gave none. */
 export type Attempt = ParsedCall | Problem;
@@ -88,17 +92,21 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
 
 export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'tool_input', 'action_input'] as const;
 
+/** The keys arguments may be wrapped under once more: an arguments key, or the schema's own `properties` (LFM2 copies it). */
+const WRAPPING_KEYS: readonly string[] = [...ARGUMENT_KEYS, 'properties'];
+
 /**
- * Arguments wrapped once more under an arguments key the tool does not declare (`name{"args": {…}}`, as a
- * `{tool, args}` prompt teaches): the inner object.
+ * Arguments wrapped once more under a key the tool does not declare, in any format (`name{"args": {…}}`, as a
+ * `{tool, args}` prompt teaches, or LFM2's `name(properties={…})`): the inner object.
  */
 export function unwrappedArguments(args: Record<string, unknown>, schema: ReturnType<SchemaOf>): Record<string, unknown> {
   const keys = Object.keys(args);
   const inner = keys.length === 1 ? args[keys[0]!] : undefined;
-  if (!(ARGUMENT_KEYS as readonly string[]).includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
-  return keys[0]! in (schema?.properties ?? {}) ? args : (inner as Record<string, unknown>);
+  // Without a schema, `args` may be the tool's own parameter (Roo's `read_file`): kept as written.
+  if (!schema?.properties || !WRAPPING_KEYS.includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
+  return keys[0]! in schema.properties ? args : (inner as Record<string, unknown>);
 }
-const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function'];
+export const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function', 'api_name'];
 
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
@@ -153,6 +161,14 @@ export function isToolDefinitions(value: Json | undefined): boolean {
   });
 }
 
+/** An object whose one key is an offered tool's name and whose value is an object: `{"list_directory": {"path": "."}}` (Apertus writes a list of them). */
+function toolKeyed(value: Record<string, Json>, resolve: NameResolver): Attempt | undefined {
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || STRUCTURAL_KEYS.has(keys[0]!.toLowerCase()) || !isRecord(value[keys[0]!] ?? null)) return undefined;
+  const name = resolve(keys[0]!);
+  return name ? { name, arguments: value[keys[0]!] as Record<string, unknown> } : undefined;
+}
+
 /**
  * One call from a JSON object in any of the shapes models use: {name, arguments|parameters|
  * args|input}, {function: {name, arguments}}, {type: "function", function: …}, {tool|tool_name,
@@ -168,8 +184,8 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
   if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve, schemaOf);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
-  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action;
-  if (typeof rawName !== 'string') return undefined;
+  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action ?? value.api_name;
+  if (typeof rawName !== 'string') return toolKeyed(value, resolve);
   // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
   const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);
   const argKey = ARGUMENT_KEYS.find((k) => k in source);

@@ -3,6 +3,7 @@
  * the openers (reasoning, call wrappers, special tokens, end-of-turn tokens) and their closers.
  */
 import type { BracketScan } from './stream-scans';
+import { STRIPPED_HARMONY_HEAD } from './formats/special-tokens';
 import { JsonRunScan, OpenValueScan } from './value-scans';
 
 /**
@@ -179,8 +180,15 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'to=self<|message|>', match: /^to=self<\|message\|>/, closer: () => tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) },
   { literal: 'to=', drop: true, match: /^to=(?!self<)[\w.:-]{1,100}<\|message\|>/, closer: () => tag(/>/) },
   { literal: '<atem:function_calls>', glued: true, token: true, match: /^<atem:function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/atem:function_calls>/i), m, /^<atem:function_calls>/i) },
+  // GPT-OSS with its special tokens stripped: `commentary to=functions.name json{…}`, glued to the role or the words before it.
+  ...['commentary to=functions.', 'analysis to=functions.', 'assistantcommentary to=functions.', 'assistantanalysis to=functions.'].map(
+    (literal): Opener => ({ literal, glued: true, match: new RegExp(`^${STRIPPED_HARMONY_HEAD.source}`), closer: () => ({ kind: 'balanced', brace: true }) }),
+  ),
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
+  // Qwen-Agent's template: `✿FUNCTION✿: name` and `✿ARGS✿: {…}`, wherever it stands (formats/qwen-agent.ts).
+  { literal: '✿FUNCTION✿', glued: true, token: true, sure: true, match: /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*✿ARGS✿/, closer: () => ({ kind: 'balanced', brace: true }) },
+  { literal: '<|startofthink|>', glued: true, token: true, match: /^<\|startofthink\|>/, closer: (m) => holdingValues(wrapper(/<\|endofthink\|>/), m, /^<\|startofthink\|>/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
   // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.
   { literal: '<|action_start|><|plugin|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|plugin\|>/, closer: (m) => holdingValues(wrapper(/<\|action_end\|>/), m, /^<\|action_start\|>/) },
@@ -211,8 +219,6 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'functools[', glued: true, match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'functools{', glued: true, match: /^functools\s*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
-  // ReAct's action: the turn ends there, so it runs to the end of the reply, hidden if the parser reads a call in it.
-  { literal: 'Action:', match: /^Action:/, closer: () => ({ kind: 'end', verify: true }) },
   // A bracketed call mimicking a client's history placeholder, `[tool_call: name(…)]`: its line, read by the parser.
   { literal: '[tool_call:', match: /^\[(?:tool_call|tool call|function_call)[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
@@ -225,7 +231,7 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|type|functionCall|arguments|parameters)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|api_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|type|functionCall|arguments|parameters)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;
@@ -247,3 +253,5 @@ export function escapeRegExp(s: string): string {
 const GLUED_WORD_LETTERS = [...new Set(FIXED_OPENERS.filter((o) => o.glued && o.literal && /^[a-z]/i.test(o.literal)).map((o) => o.literal![0]!))].join('');
 export const GLUED_WORD_START = new RegExp(`^[${GLUED_WORD_LETTERS}]`);
 export const GLUED_WORD_AFTER_BLANK = new RegExp(`(?<=[ \\t])[${GLUED_WORD_LETTERS}]`);
+/** GPT-OSS's stripped header glued to the words before it, after their punctuation (`…the weather.assistantcommentary to=`). */
+export const GLUED_AFTER_PUNCTUATION = /(?<=[^\s\w])[ac]/;

@@ -9,7 +9,7 @@ import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE
 import { fenceOpening } from './stream-scans';
 import { parseToolCalls } from './parse';
 import type { ShownText } from './stream-shown';
-import { nameKey, toolNameOf, type ToolInput } from './tools';
+import { createToolTable, nameKey, toolNameOf, type ToolInput } from './tools';
 
 /** Where the held text stands in what was shown. */
 export interface Position {
@@ -33,6 +33,15 @@ export interface Recogniser {
   cannotOpenAt(text: string, i: number): boolean;
 }
 
+/** GPT-OSS's stripped header (formats/special-tokens.ts) still arriving: the recipient's name, the constraint and tokens left. */
+const STRIPPED_HARMONY_PARTIAL = /^(?:assistant)?(?:commentary|analysis)[ \t]+to=functions\.[\w.:-]{0,100}[ \t<|>a-z]{0,40}$/;
+
+/** ReAct's action line, complete: the action's name (a gloss in parentheses after it dropped, as the parser drops it). */
+const REACT_ACTION = /^Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,200}\))?[ \t]*\r?\n/;
+
+/** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
+const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
+
 /** A JSON value still arriving that may become a call (`{"na`, `[{"`). */
 const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i;
 
@@ -43,6 +52,7 @@ const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</se
 const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
 
 export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
+  const table = createToolTable(tools);
   // Each name also without its `_` (`webfetch`), as the parser resolves `WebFetch` to `web_fetch`, and with Markdown's escaped `\_`.
   const names = [...new Set(tools.flatMap((t) => [nameKey(toolNameOf(t)), nameKey(toolNameOf(t)).replace(/_/g, ''), nameKey(toolNameOf(t)).replace(/_/g, '\\_')]))];
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
@@ -56,6 +66,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
+  /** A JSON object keyed by a tool's name, its arguments the value: `{"list_directory": {"path": "."}}`. */
+  const toolKeyedJson = new RegExp(`^\\{\\s*["'](${namePattern})["']\\s*:\\s*\\{`, 'i');
   /** Functionary v3.2: the recipient's name on its line, then the arguments. */
   const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
   /** Functionary v2, its prompt ending at `<|recipient|>`: the name, then `<|content|>` and the arguments. */
@@ -77,6 +89,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
+    // Qwen-Agent's call head, until its `✿ARGS✿` marker.
+    if (!at.lineQuoted && text.length < 160 && QWEN_AGENT_HEAD.test(text)) return true;
+    // GPT-OSS's header with its tokens stripped, until its arguments' `{` shows a call.
+    if (!at.lineQuoted && text.length < 200 && STRIPPED_HARMONY_PARTIAL.test(text)) return true;
     // GPT-OSS's commentary header, until what follows it shows a preamble (`<|message|>`) or a call.
     if (/^<\|channel\|>\s*commentary\s*\S{0,10}$/.test(text)) return true;
     // Hunyuan 3's suffixed tags (`<tool_call:opensource>`): the literal ends before the suffix.
@@ -114,7 +130,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       const body = text.slice(fence.body);
       const first = body.search(/\S/);
       if (first === -1) return true;
-      const word = /^[\w-]*$/.exec(body.slice(first));
+      const word = /^[\w.-]*$/.exec(body.slice(first));
       if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
       if (!at.shownContent && FENCED_WRAPPER_TAGS.some((t) => t.startsWith(body.slice(first, first + t.length).toLowerCase()))) return true;
     }
@@ -130,7 +146,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (action) {
       const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
       if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
-    } else if (/^a(c(t(i(o(n(:[ \t]*)?)?)?)?)?)?$/.test(lower)) return true;
+    } else if (/^a(c(t(i(o(n(:[^\n]{0,120})?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => (lower.startsWith(n) && kimiPrefix(lower.slice(n.length))) || (lower.startsWith(`functions.${n}`) && kimiPrefix(lower.slice(n.length + 10))))) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
     // A line may begin with a wrapper or namespace before the name: `tool_code = `, `print(`, `default_api.`.
@@ -177,6 +193,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
     // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
+    if (toolKeyedJson.test(held)) return { kind: 'balanced', plain: true };
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };
     if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced', plain: true };
@@ -187,6 +204,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (kimiHeadless.test(held)) return { ...wrapper(/<\|tool_call_end\|>(?:[ \t]*<\|tool_calls_section_end\|>)?|<\|tool_calls_section_end\|>/), sure: true } as CloserSpec;
     if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
+    // ReAct's action naming an offered tool, or one word (an unknown tool): the turn ends there, so it runs to the end of
+    // the reply, hidden if the parser reads a call in it. Words that name no tool (`Action: Final Answer`) are prose.
+    const reactAction = REACT_ACTION.exec(held);
+    if (reactAction && (!/\s/.test(reactAction[1]!) || table.resolve(reactAction[1]!))) return { kind: 'end', verify: true };
     // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
     const action = /^Action:[ \t]*\n/.exec(held);
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
@@ -243,8 +264,8 @@ export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
   };
 }
 
-/** Whether held text after a finished call may still become a wrapper's stray closing tag (`\n</tool_`). */
+/** Whether held text after a finished call may still become what belongs to it (STRAY_CLOSER): a wrapper's closing tag (`\n</tool_`), `<|>`, brackets written once too often. */
 export function strayCloserAhead(held: string): boolean {
   const rest = held.trimStart().toLowerCase();
-  return held.length < 64 && (rest === '' || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>', '</s>'].some((t) => t.startsWith(rest)));
+  return held.length < 64 && (rest === '' || /^[}\]]{1,3}[ \t]*$/.test(rest) || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>', '</s>', '<|>'].some((t) => t.startsWith(rest)));
 }

@@ -120,6 +120,33 @@ function withCallKeyRepaired(text: string): string {
   }
 }
 
+/** An object, or a list of objects: the values a call is written as. */
+const CALL_SHAPED = /^(?:\{|\[\s*\{)/;
+
+/** JSON without the closing brackets that close nothing open or the wrong kind of bracket (strings double-quoted, as after `strictify`). */
+function withoutStrayClosers(text: string): string {
+  const open: string[] = [];
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') open.push(ch === '{' ? '}' : ']');
+    else if (ch === '}' || ch === ']') {
+      if (open.at(-1) === ch) open.pop();
+      else {
+        out += text.slice(from, i);
+        from = i + 1;
+      }
+    }
+  }
+  return out + text.slice(from);
+}
+
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 
 export function parseLooseJson(text: string): Json | undefined {
@@ -131,8 +158,9 @@ export function parseLooseJson(text: string): Json | undefined {
   const attempts = [trimmed, strictify(trimmed)];
   // Closing brackets are added only after a complete value: a value that was itself cut is never used.
   if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
-  // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain.
-  else attempts.push(escapeStrayQuotes(trimmed));
+  // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain;
+  // and, in an object or a list of objects, a closing bracket written once too often (`[{…}}]`, Granite).
+  else attempts.push(escapeStrayQuotes(trimmed), ...(CALL_SHAPED.test(trimmed) ? [withoutStrayClosers(strictify(trimmed))] : []));
   for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;

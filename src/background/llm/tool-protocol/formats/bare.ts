@@ -4,7 +4,7 @@
  * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
  * example. A JSON object inside a sentence is not a call.
  */
-import { attemptsFromJson, callsFromJson, isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, isCall, NAME_KEYS, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
@@ -12,18 +12,29 @@ import { pythonCallOf } from './special-tokens';
 /**
  * A Python call list: every part a call. A part naming a tool that is not offered is an unknown tool,
  * when another part calls an offered one (Mixtral calling a tool it then says it lacks); a list of
- * unknown names only is no call list.
+ * unknown names only is no call list. So a part that begins as a call of an offered tool but cannot
+ * be read (a call expression or a subscript for a value) is an unparsable failure beside the calls
+ * read, or cut off when the reply ended inside it, the list never closed (a token limit).
  */
 function pythonList(text: string, resolve: ScanContext['resolve']): { calls: ParsedCall[]; problems: Problem[] } | undefined {
-  const inner = text.trim().match(/^\[([\s\S]*)\]$/)?.[1];
+  const trimmed = text.trim();
+  const closed = /^\[([\s\S]*)\]$/.exec(trimmed)?.[1];
+  const open = closed === undefined && trimmed.startsWith('[') ? trimmed.slice(1) : undefined;
+  const inner = closed ?? open;
   const parts = (inner === undefined ? [text] : splitTopLevel(inner)).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
   const calls: ParsedCall[] = [];
   const problems: Problem[] = [];
-  for (const part of parts) {
+  for (const [k, part] of parts.entries()) {
     // Qwen writes `[Calling tool: name({…})]`.
     const call = parsePythonCall(part.replace(/^Calling tool:\s*/, ''));
-    if (!call) return undefined;
+    if (!call) {
+      const head = /^([A-Za-z_][\w.-]{0,99})\s*\(/.exec(part);
+      const tried = head ? resolve(head[1]!) : undefined;
+      if (!tried) return undefined;
+      problems.push({ problem: open !== undefined && k === parts.length - 1 ? 'cut_off' : 'unparsable', name: tried });
+      continue;
+    }
     const name = resolve(call.name);
     if (name) calls.push({ name, arguments: call.arguments });
     else problems.push({ problem: 'unknown_tool', name: call.name });
@@ -54,6 +65,9 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
   return calls.length ? { start, end, calls } : undefined;
 }
 
+/** A call's JSON opening with its name under any of the keys a call's name is read from (`"name"`, MemGPT's `"function"`, …). */
+const NAMED_CALL_HEAD = new RegExp(`^\\{\\s*"(?:${NAME_KEYS.join('|')})"\\s*:\\s*"([\\w.-]{1,100})"\\s*,`);
+
 /** Why a reply that is only a call-shaped value gives no call: an unknown tool, or Python calls that cannot be read. */
 function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined {
   const attempts = attemptsFromJson(parseLooseJson(value), ctx.resolve);
@@ -62,7 +76,7 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
   const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
   if (head && ctx.resolve(head[1]!)) return { problem: 'unparsable', name: head[1] };
   // A call's JSON naming an offered tool that cannot be read (quotes garbled, Llama 3.2), or stops inside its arguments.
-  const named = /^\{\s*"name"\s*:\s*"([\w.-]{1,100})"\s*,/.exec(value);
+  const named = NAMED_CALL_HEAD.exec(value);
   if (!named || !ctx.resolve(named[1]!) || parseLooseJson(value) !== undefined) return undefined;
   return { problem: jsonEnding(value.trim()) === 'cut' ? 'cut_off' : 'unparsable', name: named[1] };
 }

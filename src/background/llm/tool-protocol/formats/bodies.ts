@@ -5,7 +5,7 @@
  * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
  * nothing when the body is not call markup at all (prose about a tag).
  */
-import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, unwrappedArguments, named, type Attempt, type ScanContext } from '../scan';
+import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 
@@ -36,7 +36,7 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
     const value = parseLooseJson(json);
     // Cut right after the name (`{"name": "x"`): the arguments never came, so nothing may run.
     if (close === -1 && atEnd && nameOnly(value)) return [...found, { problem: 'cut_off', name: nameIn(json) }];
-    const attempts = attemptsFromJson(value, ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve) ?? keyedByName(value, ctx);
+    const attempts = attemptsFromJson(value, ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve);
     if (!attempts) break;
     found.push(...attempts);
     if (close === -1) return found;
@@ -58,19 +58,6 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
 
 /** A value written as a `<placeholder>`, as prompts describe the call format. */
 const PLACEHOLDER = /[:[,]\s*<[a-z][\w-]{0,40}>\s*[,}\]]/i;
-
-/** `[{"tool_name": {…arguments…}}]` (Apertus): each object's one key an offered tool, its value the arguments. */
-function keyedByName(value: Json | undefined, ctx: ScanContext): Attempt[] | undefined {
-  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  const attempts: Attempt[] = [];
-  for (const item of items) {
-    const entries = item && typeof item === 'object' && !Array.isArray(item) ? Object.entries(item) : [];
-    const [key, args] = entries[0] ?? [];
-    if (entries.length !== 1 || !key || !ctx.resolve(key) || !args || typeof args !== 'object' || Array.isArray(args)) return undefined;
-    attempts.push(named(ctx.resolve, key, args));
-  }
-  return attempts.length ? attempts : undefined;
-}
 
 /** `{{…}}`: a call wrapped in one brace pair too many (Qwen2.5 writing its template's braces); the inner value. */
 function undoubled(json: string): Json | undefined {
@@ -192,8 +179,7 @@ function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
   if (rest && !/^(?:<\/arg_value>\s*)?(?:→\s*)?$/.test(rest)) return undefined;
   const json = parseLooseJson(body.slice(open, close));
   if (!json || typeof json !== 'object' || Array.isArray(json)) return { problem: 'unparsable', name };
-  const tool = ctx.resolve(name);
-  return named(ctx.resolve, name, unwrappedArguments(json, tool ? ctx.tools.schemaOf(tool) : undefined));
+  return named(ctx.resolve, name, json as Record<string, unknown>);
 }
 
 export interface BodyReaders {
@@ -206,11 +192,17 @@ export interface BodyReaders {
  * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
  * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
  */
+/** A body that is one fence, its language a word or none: ```` ```JSON⏎{…}⏎``` ````. */
+const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;
+
 export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders, closed = false): Attempt[] | undefined {
   const first = body.search(/\S/);
   // A wrapper the reply ends in, empty or with a name only begun: cut off.
   if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
   if (first === -1) return undefined;
+  // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON): its content.
+  const fence = FENCED_BODY.exec(body);
+  if (fence) return readBody(ctx, fence[1]!, atEnd, readers, closed);
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
   // Qwen3.5 with `<function=` already in its prompt: the name and `>`, then the parameters.

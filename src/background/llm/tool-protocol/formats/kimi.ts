@@ -13,7 +13,7 @@ import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detecto
 import { jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
-const K2_LINE = /^[ \t]*(?:functions\.)?([\w.-]{1,100}):\d{1,4}[ \t]*<\|tool_call_argument_begin\|>/gm;
+const K2_LINE = /^[ \t]*(?:<\|tool_calls_section_begin\|>[ \t]*)?(?:functions\.)?([\w.-]{1,100}):\d{1,4}[ \t]*<\|tool_call_argument_begin\|>/gm;
 const K2_END = /<\|tool_call_end\|>(?:[ \t]*<\|tool_calls_section_end\|>)?|<\|tool_calls_section_end\|>/g;
 
 /** One K2 call's JSON arguments; cut off when the reply ended inside them. */

@@ -86,7 +86,7 @@ function nameBefore(text: string, at: number): number {
  * `{…}` from `at`: the arguments, or the problem (cut off at the end, or unreadable). `wholeLine`:
  * arguments that are no JSON object run to the end of their line (`name[ARGS]not-json`).
  */
-function jsonArgumentsAt(text: string, at: number, wholeLine = false): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
+export function jsonArgumentsAt(text: string, at: number, wholeLine = false): { end: number; args?: Record<string, unknown>; problem?: 'cut_off' | 'unparsable' } {
   let i = at;
   while (text[i] === ' ' || text[i] === '\t') i++;
   if (text[i] !== '{') {
@@ -219,7 +219,9 @@ export function pythonCallOf(text: string, resolve: (n: string) => string | unde
 /**
  * GPT-OSS (harmony): `<|channel|>commentary to=functions.name <|constrain|>json<|message|>{…}<|call|>`,
  * the recipient also written before the channel; a recipient makes even the analysis channel a call.
- * The analysis channel without one is reasoning (parse.ts).
+ * The analysis channel without one is reasoning (parse.ts). A server that strips the special tokens
+ * leaves `commentary to=functions.name json{…}`, glued to the role (`assistantcommentary`) or to the
+ * analysis before it: the recipient then must name a function and the arguments follow at once.
  */
 export const harmony: Detector = (ctx) => {
   const spans: Span[] = [];
@@ -231,7 +233,7 @@ export const harmony: Detector = (ctx) => {
     if (!rawName || m.index < covered || ctx.isProtected(m.index)) continue;
     const found = jsonArgumentsAt(ctx.text, m.index + m[0].length);
     // Arguments left open run to the end of the reply: what follows is inside them.
-    const name = rawName.replace(/^functions\./, '');
+    const name = recipientName(ctx, rawName);
     // A recipient that is no offered tool (a built-in such as `container.exec`): its whole message is the unknown call.
     const unknown = !ctx.resolve(name) && name !== 'assistant';
     let end = found.end;
@@ -243,5 +245,27 @@ export const harmony: Detector = (ctx) => {
     if (ctx.text.startsWith('<|call|>', end)) end += '<|call|>'.length;
     spans.push(spanOf(m.index, end, [found.args ? named(ctx.resolve, name, found.args) : unknown ? { problem: 'unknown_tool', name } : { problem: found.problem!, name }], 'token'));
   }
+  // The spans with their tokens, in order, are passed over as the stripped headers are met.
+  const withTokens = spans.length;
+  let next = 0;
+  for (const m of matchesOf(STRIPPED_HARMONY_HEAD, ctx.text)) {
+    while (next < withTokens && spans[next]!.end <= m.index) next++;
+    const inside = next < withTokens && spans[next]!.start <= m.index;
+    // Without the role glued before it, the channel's name starts a word.
+    if (inside || m.index < covered || (!m[1] && /[A-Za-z]$/.test(ctx.text.slice(Math.max(0, m.index - 1), m.index))) || ctx.isProtected(m.index)) continue;
+    const found = jsonArgumentsAt(ctx.text, m.index + m[0].length);
+    const name = recipientName(ctx, m[2]!);
+    covered = found.end;
+    spans.push(spanOf(m.index, found.end, [found.args ? named(ctx.resolve, name, found.args) : { problem: found.problem!, name }], 'token'));
+  }
   return spans;
 };
+
+/** Harmony's header with its special tokens stripped, up to the arguments' `{`: `assistantcommentary to=functions.name json`. */
+export const STRIPPED_HARMONY_HEAD = /(assistant)?(?:commentary|analysis)[ \t]+to=functions\.([\w.:-]{1,100})[ \t]*(?:<\|constrain\|>)?[ \t]*(?:json|code)?[ \t]*(?:<\|message\|>)?(?=[ \t]*\{)/g;
+
+/** A recipient's tool: `functions.` goes, and a `json` constraint GPT-OSS glued to the name (`to=functions.shelljson`). */
+function recipientName(ctx: ScanContext, raw: string): string {
+  const name = raw.replace(/^functions\./, '');
+  return !ctx.resolve(name) && /.json$/i.test(name) && ctx.resolve(name.slice(0, -4)) ? name.slice(0, -4) : name;
+}

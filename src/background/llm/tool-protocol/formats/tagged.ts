@@ -1,7 +1,7 @@
 /**
  * Tag-based formats: call wrappers (Hermes/Qwen `<tool_call>`, `<tools>`, `<tool-use>`,
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
- * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
+ * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`, ModelScopeGPT `<|startofthink|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
 import { matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
@@ -165,6 +165,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|function_call\|>/g, glue: 'token' },
   { open: /<\|message_sep\|>\s*function call<\|role_sep\|>/g, glue: 'token' },
   { open: /<\|tools_prefix\|>/g, close: /<\|tools_suffix\|>/g, glue: 'token', pairAnywhere: true },
+  // ModelScopeGPT: the call's JSON (`api_name`, `parameters`) between its think tokens, which hold its action, not reasoning.
+  { open: /<\|startofthink\|>/g, close: /<\|endofthink\|>/g, glue: 'token', pairAnywhere: true },
   // InternLM2/2.5: a plugin call's JSON (`name`, `parameters`) between the action tokens (its interpreter: role-tokens.ts).
   { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token', pairAnywhere: true },
 ];
