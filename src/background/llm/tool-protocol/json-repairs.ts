@@ -1,8 +1,8 @@
 /**
  * Repairs tried, in order, on JSON a model wrote that does not parse: Python-ish or sloppy
  * JSON made strict, brackets a cut reply left open closed (only after a complete value), and
- * double quotes left unescaped inside a string escaped where each one's role is plain. Each
- * is one pass over the text.
+ * double quotes left unescaped inside a string escaped where each one's role is plain, and closing
+ * brackets written once too often dropped. Each is one pass over the text.
  */
 
 /** Closes whatever brackets and string a truncated JSON text left open. */
@@ -97,4 +97,28 @@ export function escapeStrayQuotes(text: string): string {
     if (ends) inString = false;
   }
   return out;
+}
+
+/** JSON without the closing brackets that close nothing open or the wrong kind of bracket (strings double-quoted, as after `strictify`). */
+export function withoutStrayClosers(text: string): string {
+  const open: string[] = [];
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') open.push(ch === '{' ? '}' : ']');
+    else if (ch === '}' || ch === ']') {
+      if (open.at(-1) === ch) open.pop();
+      else {
+        out += text.slice(from, i);
+        from = i + 1;
+      }
+    }
+  }
+  return out + text.slice(from);
 }

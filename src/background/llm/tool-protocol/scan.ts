@@ -48,10 +48,10 @@ export type Detector = (ctx: ScanContext) => Span[];
 
 /**
  * What belongs to a call just read though it reads as nothing: a call wrapper's closing tag after a call whose
- * opening the server stripped (a bare call, `<function=…>`), an empty special token (`<|>`, Letta's local models),
+ * opening the server stripped (a bare call, `<function=…>`; Gemma 4's `<tool_call|>`), an empty special token (`<|>`, Letta's local models),
  * or closing brackets written once too often at the end of the call's line (`{…}}}`).
  */
-export const STRAY_CLOSER = /^\s*(?:<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>|<\|>)|^[ \t]*[}\]]{1,3}(?=[ \t]*(?:\r?\n|$))/i;
+export const STRAY_CLOSER = /^\s*(?:<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>|<\|>|<tool_call\|>)|^[ \t]*[}\]]{1,3}(?=[ \t]*(?:\r?\n|$))/i;
 
 /** A call, or why the markup gave none. */
 export type Attempt = ParsedCall | Problem;

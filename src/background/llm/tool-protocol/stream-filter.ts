@@ -241,6 +241,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         // A wrapper's closing tag after a bare call whose opening the server ate joins the call, as in the parser; so does the end-of-sequence token.
         const stray = STRAY_CLOSER.exec(held) ?? /^<\/s>/.exec(held);
+        // Brackets written once too often belong to the call only if their line ends there: wait for what follows them.
+        if (stray && !final && stray[0].length === held.length && /[}\]][ \t]*$/.test(stray[0])) return out;
         if (stray) {
           pending += stray[0];
           held = held.slice(stray[0].length);

@@ -144,7 +144,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: (m) => holdingValues(tag(/<tool_call\|>/), m, /^<\|tool_call>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<\/?end_function_call>/) },
-  { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?/i) },
+  // Up to its closing tag, or the wrapper's when the model wrote that instead, as in the parser.
+  { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?|<\/tool_call>/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
   { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
   // DeepSeek V4's `<tool_call id="…" name="…">`: an attribute must follow, else it is words after a tag's name.
@@ -188,6 +189,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   // Qwen-Agent's template: `✿FUNCTION✿: name` and `✿ARGS✿: {…}`, wherever it stands (formats/qwen-agent.ts).
   { literal: '✿FUNCTION✿', glued: true, token: true, sure: true, match: /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*✿ARGS✿/, closer: () => ({ kind: 'balanced', brace: true }) },
+  { literal: '[FUNCTION]', match: /^\[FUNCTION\][ \t]*:?[ \t]*[^\s[\]]{0,100}[ \t]*\r?\n?[ \t]*\[ARGS\]/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: '<|startofthink|>', glued: true, token: true, match: /^<\|startofthink\|>/, closer: (m) => holdingValues(wrapper(/<\|endofthink\|>/), m, /^<\|startofthink\|>/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
   // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.
@@ -231,7 +233,7 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|api_name|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|type|functionCall|arguments|parameters)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|type|functionCall|arguments|parameters)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -41,6 +41,7 @@ const REACT_ACTION = /^Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,2
 
 /** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
 const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
+const QWEN_AGENT_BRACKETED_HEAD = /^\[FUNCTION\][ \t]*:?[ \t]*[^\s[\]]{0,100}[ \t]*\r?\n?[ \t]*(?:\[(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
 
 /** A JSON value still arriving that may become a call (`{"na`, `[{"`). */
 const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i;
@@ -91,6 +92,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
     // Qwen-Agent's call head, until its `✿ARGS✿` marker.
     if (!at.lineQuoted && text.length < 160 && QWEN_AGENT_HEAD.test(text)) return true;
+    if (lineStart && !at.lineQuoted && text.length < 160 && QWEN_AGENT_BRACKETED_HEAD.test(text)) return true;
     // GPT-OSS's header with its tokens stripped, until its arguments' `{` shows a call.
     if (!at.lineQuoted && text.length < 200 && STRIPPED_HARMONY_PARTIAL.test(text)) return true;
     // GPT-OSS's commentary header, until what follows it shows a preamble (`<|message|>`) or a call.
@@ -267,5 +269,5 @@ export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
 /** Whether held text after a finished call may still become what belongs to it (STRAY_CLOSER): a wrapper's closing tag (`\n</tool_`), `<|>`, brackets written once too often. */
 export function strayCloserAhead(held: string): boolean {
   const rest = held.trimStart().toLowerCase();
-  return held.length < 64 && (rest === '' || /^[}\]]{1,3}[ \t]*$/.test(rest) || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>', '</s>', '<|>'].some((t) => t.startsWith(rest)));
+  return held.length < 64 && (rest === '' || /^[}\]]{1,3}[ \t]*$/.test(rest) || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>', '</s>', '<|>', '<tool_call|>'].some((t) => t.startsWith(rest)));
 }

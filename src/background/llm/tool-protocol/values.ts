@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, strictify } from './json-repairs';
+import { closeOpen, escapeStrayQuotes, strictify, withoutStrayClosers } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -105,47 +105,26 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
   return top.next === 'after' ? 'repairable' : 'cut';
 }
 
-/** `"parameters'` or `"parameters>` right before the arguments object: the key's `":` mistyped (seen from Llama 3.2). */
-const MISTYPED_CALL_KEY = /"(parameters|arguments)(?:'[ \t]*:|>)[ \t]*(?=\{)/;
+/**
+ * A key's quotes mistyped (seen from Llama 3.2): `"parameters'` or `"parameters>` right before the arguments
+ * object, or a doubled opening quote, `""parameters":`.
+ */
+const MISTYPED_CALL_KEY = /"(parameters|arguments)(?:'[ \t]*:|>)[ \t]*(?=\{)|(?<=[{,][ \t]*)"(?="[A-Za-z_]\w{0,100}"[ \t]*:)/;
 const MISTYPED_CALL_KEY_ALL = new RegExp(MISTYPED_CALL_KEY.source, 'g');
 
-/** The text with a call's mistyped arguments key written as JSON, where the text does not parse as it is. */
+/** The text with mistyped keys written as JSON, where the text does not parse as it is. */
 function withCallKeyRepaired(text: string): string {
   if (!MISTYPED_CALL_KEY.test(text)) return text;
   try {
     JSON.parse(text);
     return text;
   } catch {
-    return text.replace(MISTYPED_CALL_KEY_ALL, '"$1":');
+    return text.replace(MISTYPED_CALL_KEY_ALL, (whole, key: string | undefined) => (key ? `"${key}":` : ''));
   }
 }
 
 /** An object, or a list of objects: the values a call is written as. */
 const CALL_SHAPED = /^(?:\{|\[\s*\{)/;
-
-/** JSON without the closing brackets that close nothing open or the wrong kind of bracket (strings double-quoted, as after `strictify`). */
-function withoutStrayClosers(text: string): string {
-  const open: string[] = [];
-  let out = '';
-  let from = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') open.push(ch === '{' ? '}' : ']');
-    else if (ch === '}' || ch === ']') {
-      if (open.at(-1) === ch) open.pop();
-      else {
-        out += text.slice(from, i);
-        from = i + 1;
-      }
-    }
-  }
-  return out + text.slice(from);
-}
 
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 
@@ -207,8 +186,8 @@ export function xmlValue(raw: string): Json {
   return value.includes('\n') ? value : trimmed;
 }
 
-/** One word standing for a string value, unquoted: letters, digits, `.`, `_`, `-`, starting with a letter (literals such as `None` are read before). */
-const BARE_WORD = /^\s*([A-Za-z][\w.-]{0,200})\s*$/;
+/** One word standing for a string value, unquoted: letters, digits, `.`, `_`, `-`, `@`, `+` (an address, `johndoe@example.com`; literals such as `None` and numbers are read before). */
+const BARE_WORD = /^\s*([A-Za-z0-9][\w.@+-]{0,200})\s*$/;
 
 /** A Python call's name with Markdown's escaped underscores in it. */
 const MARKDOWN_ESCAPED_NAME = /^\s*[A-Za-z_][\w.-]*\\_(?:[\w.-]|\\_)*\s*\(/;

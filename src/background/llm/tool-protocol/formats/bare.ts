@@ -81,6 +81,12 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
   return { problem: jsonEnding(value.trim()) === 'cut' ? 'cut_off' : 'unparsable', name: named[1] };
 }
 
+/** A call's JSON naming an offered tool that the reply ended inside: cut off. */
+function cutCall(ctx: ScanContext, value: string): Problem | undefined {
+  const named = NAMED_CALL_HEAD.exec(value);
+  return named && ctx.resolve(named[1]!) && jsonEnding(value.trim()) === 'cut' ? { problem: 'cut_off', name: named[1] } : undefined;
+}
+
 /** Where the reply's content ends: before trailing blanks and one end-of-turn token. */
 export function contentEnd(text: string): number {
   let end = text.length;
@@ -200,7 +206,8 @@ export const bare: Detector = (ctx) => {
     }
     if (!candidate) {
       // The whole reply is call-shaped JSON or a Python call list that names no offered tool, or cannot be read.
-      const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : undefined;
+      // Or, after calls, a call's JSON begun on a line of its own and cut off by the end of the reply.
+      const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : close === -1 && spans.length ? cutCall(ctx, text.slice(start)) : undefined;
       if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
       continue;
     }

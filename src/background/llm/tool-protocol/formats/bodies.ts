@@ -192,6 +192,9 @@ export interface BodyReaders {
  * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
  * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
  */
+/** A call's name in an element of its own, perhaps after its MCP server's: `<server>fs</server><tool>read_file</tool>`. */
+const NAME_ELEMENT = /^\s*(?:<(server|server_name)>[^<\n]{0,100}<\/\1>\s*)?<(name|tool_name|tool)>\s*([\w.-]{1,100})\s*<\/\2>\s*/i;
+
 /** A body that is one fence, its language a word or none: ```` ```JSON⏎{…}⏎``` ````. */
 const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;
 
@@ -218,13 +221,15 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     return calls.length ? calls : [{ problem: 'unparsable' }];
   }
   if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
-  if (/^<(?:name|tool_name)>/i.test(body.slice(first, first + 12))) {
-    // The name in its element, then GLM's argument pairs or the arguments as elements; a name never closed is unreadable.
-    const head = /^\s*<(name|tool_name)>\s*([\w.-]{1,100})\s*<\/\1>\s*/i.exec(body);
+  if (/^<(?:name|tool_name|tool|server|server_name)>/i.test(body.slice(first, first + 14))) {
+    // The name in its element (after the MCP server's, as an MCP client's prompt asks), then GLM's argument pairs or
+    // the arguments as elements; a name never closed is unreadable.
+    const head = NAME_ELEMENT.exec(body);
     if (!head) return [{ problem: atEnd ? 'cut_off' : 'unparsable' }];
+    const name = head[3]!;
     const rest = body.slice(head[0].length);
-    if (rest.startsWith('<arg_key>')) return [glmCall(ctx, `${head[2]}${rest}`, atEnd) ?? { problem: 'unparsable', name: head[2] }];
-    return [readers.namedElements(head[2]!, rest, atEnd)];
+    if (rest.startsWith('<arg_key>')) return [glmCall(ctx, `${name}${rest}`, atEnd) ?? { problem: 'unparsable', name }];
+    return [readers.namedElements(name, rest, atEnd)];
   }
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];

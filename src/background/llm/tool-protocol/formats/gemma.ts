@@ -19,8 +19,18 @@ const OPENER = /<\|tool_call>|<start_function_call>/g;
 const BARE = /^[ \t]*call:(?=[\w.-]{1,100}[ \t]*\{)/gm;
 /** The end tokens; `</end_function_call>` as small models mistype FunctionGemma's. */
 const CLOSERS = ['<tool_call|>', '<end_function_call>', '</end_function_call>'];
-/** String delimiters that open and close a string (Gemma 4, FunctionGemma). */
-const STRING_TOKENS = ['<|"|>', '<escape>'];
+/**
+ * String delimiters that open a string, each with what closes it (Gemma 4, FunctionGemma; Gemma 4 E4B also
+ * writes its token with typographic quotes, `<|“|>…<|”|>`); and Python's triple quotes.
+ */
+const STRING_TOKENS: readonly (readonly [string, RegExp])[] = [
+  ['<|"|>', /<\|"\|>/g],
+  ['<escape>', /<escape>/g],
+  ['<|“|>', /<\|[”“]\|>/g],
+  ['"""', /"""/g],
+];
+/** A string in typographic quotes, as small models write one: `“…”`. */
+const TYPOGRAPHIC_QUOTES: Readonly<Record<string, RegExp>> = { '“': /”/g, '‘': /’/g };
 const MAX_DEPTH = 32;
 
 export const gemma: Detector = (ctx) => {
@@ -77,16 +87,19 @@ export const gemma: Detector = (ctx) => {
 type Span = ReturnType<typeof spanOf>;
 
 /**
- * A call the reply ended in after a complete last value (a closed `<|"|>` string, object or list):
- * only its closing braces are missing, so they are added. A value that may itself be cut (a bare
- * word or number at the very end) is never completed.
+ * A call whose closing braces are missing after a complete last value (a closed `<|"|>` string, object or
+ * list): the reply ended there, or its end token follows at once (`…]<tool_call|>`). The braces are added.
+ * A value that may itself be cut (a bare word or number at the very end) is never completed.
  */
 function closedAtEnd(text: string, open: number, limit: number): { args: Record<string, Json>; end: number } | undefined {
-  if (limit !== text.length || CLOSERS.some((c) => text.includes(c, open)) || !/(?:<\|"\|>|[}\]])\s*$/.test(text.slice(open, limit))) return undefined;
+  const segment = text.slice(open, limit);
+  const closers = CLOSERS.map((c) => segment.indexOf(c)).filter((k) => k !== -1);
+  const end = closers.length ? open + Math.min(...closers) : limit;
+  if ((!closers.length && limit !== text.length) || !/(?:<\|"\|>|[}\]])\s*$/.test(text.slice(open, end))) return undefined;
   for (let missing = 1; missing <= 3; missing++) {
-    const completed = text + '}'.repeat(missing);
+    const completed = text.slice(0, end) + '}'.repeat(missing);
     const read = new BodyReader(completed, completed.length).object(open);
-    if (read) return { args: read.args, end: text.length };
+    if (read) return { args: read.args, end };
   }
   return undefined;
 }
@@ -124,9 +137,11 @@ class BodyReader {
     if (this.i >= this.limit || ch === undefined) return undefined;
     if (ch === '{') return this.record(depth);
     if (ch === '[') return this.list(depth);
-    const token = STRING_TOKENS.find((t) => this.text.startsWith(t, this.i));
-    if (token) return this.until(this.i + token.length, token);
+    const token = STRING_TOKENS.find(([open]) => this.text.startsWith(open, this.i));
+    if (token) return this.until(this.i + token[0].length, token[1]);
     if (ch === '"' || ch === "'") return this.quoted(ch);
+    const typographic = TYPOGRAPHIC_QUOTES[ch];
+    if (typographic) return this.until(this.i + 1, typographic);
     return this.bare();
   }
 
@@ -136,7 +151,8 @@ class BodyReader {
     for (;;) {
       this.blanks();
       if (this.text[this.i] === '}') return this.i++, out;
-      const key = /\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200}))\s*:/y;
+      // `key=` too, as Gemma 4 E2B sometimes writes the first key.
+      const key = /\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200}))\s*[:=]/y;
       key.lastIndex = this.i;
       const k = key.exec(this.text);
       if (!k || key.lastIndex > this.limit) return undefined;
@@ -168,14 +184,14 @@ class BodyReader {
     return this.text[this.i] === close && this.i < this.limit;
   }
 
-  /** A string up to the next `token`, as written. */
-  private until(from: number, token: string): string | undefined {
-    // Searched only within this wrapper: a search past it would re-read the text for every opener.
-    const at = this.text.slice(from, this.limit).indexOf(token);
-    if (at === -1) return undefined;
-    const end = from + at;
-    this.i = end + token.length;
-    return this.text.slice(from, end);
+  /** A string up to what closes it, as written; searched only within this wrapper, and only as far as the close. */
+  private until(from: number, close: RegExp): string | undefined {
+    const segment = this.text.slice(from, this.limit);
+    close.lastIndex = 0;
+    const m = close.exec(segment);
+    if (!m) return undefined;
+    this.i = from + m.index + m[0].length;
+    return segment.slice(0, m.index);
   }
 
   /** A quoted string; it may be closed by `<|"|>` instead of its quote (one more `<|"|>` after it is the same close). */

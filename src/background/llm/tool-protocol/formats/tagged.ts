@@ -109,8 +109,11 @@ function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: 
   if (!rest.trim()) return named(ctx.resolve, name, {});
   const args = /^<(arguments|parameters|args|input)>([\s\S]*?)(?:(<\/\1>)\s*$|$)/i.exec(rest);
   if (!args) return { problem: 'unparsable', name };
-  if (!args[3]) return { problem: atEnd ? 'cut_off' : 'unparsable', name };
   const inner = args[2]!;
+  // `</arguments>` never written, the wrapper closed after a complete JSON object: that object.
+  const unclosed = !args[3] && !atEnd ? jsonBody(inner) : undefined;
+  if (unclosed) return named(ctx.resolve, name, unclosed);
+  if (!args[3]) return { problem: atEnd ? 'cut_off' : 'unparsable', name };
   const values = !inner.trim() ? {} : (jsonBody(inner) ?? elementArguments(ctx, inner, name));
   return values ? named(ctx.resolve, name, values) : { problem: 'unparsable', name };
 }
@@ -232,7 +235,8 @@ export const wrapped: Detector = (ctx) => {
 /** `<function=name>…</function>` outside a wrapper (Llama 3.1, bare Qwen3-Coder), cut or not; also its broken forms. */
 export const functionTag: Detector = (ctx) => {
   const spans: Span[] = [...brokenFunctionTags(ctx)];
-  for (const m of matchesOf(/<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|$)/gi, ctx.text)) {
+  // Up to its closing tag, or the wrapper's when the model wrote that instead (`… True </tool_call>`, Qwen3-Coder on Ollama).
+  for (const m of matchesOf(/<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|(?=<\/tool_call>)|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
     const call = functionCall(ctx, m[0], atEnd);
