@@ -76,7 +76,7 @@ function reasoningLessCalls(text: string, start: number, bodyStart: number, end:
 function reasoningSpans(text: string, inCode: (i: number) => boolean): { spans: [number, number][]; carved: [number, number][] } {
   const spans: [number, number][] = [];
   const carved: [number, number][] = [];
-  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|<\|open\|>think<\|sep\|>[\s\S]*?(?:<\|close\|>think<\|sep\|>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
+  for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|<\|open\|>think<\|sep\|>[\s\S]*?(?:<\|close\|>think<\|sep\|>|$)|<start_function_response>(?!call:)[\s\S]*?(?=<start_function_call>|<start_function_response>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
     const end = m.index + m[0].length;
     const tag = m[1]?.toLowerCase();
     if (tag !== 'think' && tag !== 'thinking') {
@@ -222,6 +222,14 @@ function gluedToWord(text: string, start: number): boolean {
   return before !== undefined && !/\s/.test(before);
 }
 
+/** The 200 characters before `at`, less the reasoning block that ends last before it. */
+function leadInto(text: string, at: number, reasoning: Regions): string {
+  const from = Math.max(0, at - 200);
+  const block = reasoning.lastBefore(at);
+  if (!block || block[1] <= from) return text.slice(from, at);
+  return text.slice(from, Math.max(from, block[0])) + text.slice(block[1], at);
+}
+
 /** The spans that stand on their own lines; runs of spans side by side are judged together. */
 function standing(text: string, spans: readonly Span[], reasoning: Regions): Span[] {
   const kept: Span[] = [];
@@ -235,7 +243,9 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
       continue;
     }
     // After prose that presents an example (`e.g.:`, `for example`), markup is the example unless the reply ends with it.
-    if (EXAMPLE_LEAD.test(text.slice(Math.max(0, spans[i]!.start - 200), spans[i]!.start)) && !endsReply(text, spans[j]!.end)) {
+    // The words leading into it, without the reasoning right before it (hidden, it presents nothing to the user).
+    const lead = leadInto(text, spans[i]!.start, reasoning);
+    if (EXAMPLE_LEAD.test(lead) && !endsReply(text, spans[j]!.end)) {
       i = j + 1;
       continue;
     }

@@ -278,6 +278,13 @@ export class Regions {
     return k !== -1 && this.ends[k]! > start;
   }
 
+  /** The last region that ends at or before `i`, if any. */
+  lastBefore(i: number): readonly [number, number] | undefined {
+    let k = this.before(i);
+    if (k !== -1 && this.ends[k]! > i) k--;
+    return k === -1 ? undefined : [this.starts[k]!, this.ends[k]!];
+  }
+
   /** The region that ends exactly at `i`, if any. */
   endsAt(i: number): boolean {
     const k = this.before(i - 1);

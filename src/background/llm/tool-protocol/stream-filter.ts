@@ -178,6 +178,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             confirm();
             hide();
             shown.afterReasoning = true;
+            // Reasoning between two words leaves a space between them, as in the parser's text.
+            spaceDue ||= /\S$/.test(shown.recent);
           } else if (isCall && sure) {
             confirm();
             hide();

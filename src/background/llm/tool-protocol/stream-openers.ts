@@ -144,6 +144,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: (m) => holdingValues(tag(/<tool_call\|>/), m, /^<\|tool_call>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<\/?end_function_call>/) },
+  // FunctionGemma's response opener: before `call:` a mistyped call opener; else the tool's response the model invents:
+  // the model ran past its stop, so the response and all it writes after it, up to its next call, are hidden as reasoning.
+  { literal: '<start_function_response>call:', glued: true, match: /^<start_function_response>(?=call:)/, closer: () => tag(/<\/?end_function_call>/) },
+  { literal: '<start_function_response>', anywhere: true, match: /^<start_function_response>(?=[\s\S])(?!c(?:a(?:l(?:l:?)?)?)?$|call:)/, closer: () => tag(/(?=<start_function_call>|<start_function_response>)/) },
   // Up to its closing tag, or the wrapper's when the model wrote that instead, as in the parser.
   { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?|<\/tool_call>/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
@@ -232,7 +236,7 @@ export const LONE_REASONING_TOKENS: readonly string[] = ['[BEGIN FINAL RESPONSE]
 export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\\w-]{1,20})?>|${LONE_REASONING_TOKENS.map(escapeRegExp).join('|')}`, 'i');
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
-export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
+export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
 export const JSON_CALL = /^(\{\s*["'](name|function|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|type|functionCall|arguments|parameters)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */

@@ -5,6 +5,7 @@
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
 import { FENCED_WRAPPERS } from './formats/fenced';
+import { ACTION_LINE, namesNoTool } from './formats/react';
 import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
 import { parseToolCalls } from './parse';
@@ -36,8 +37,8 @@ export interface Recogniser {
 /** GPT-OSS's stripped header (formats/special-tokens.ts) still arriving: the recipient's name, the constraint and tokens left. */
 const STRIPPED_HARMONY_PARTIAL = /^(?:assistant)?(?:commentary|analysis)[ \t]+to=functions\.[\w.:-]{0,100}[ \t<|>a-z]{0,40}$/;
 
-/** ReAct's action line, complete: the action's name (a gloss in parentheses after it dropped, as the parser drops it). */
-const REACT_ACTION = /^Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,200}\))?[ \t]*\r?\n/;
+/** ReAct's action line, complete (formats/react.ts). */
+const REACT_ACTION = new RegExp(`^${ACTION_LINE.source}`);
 
 /** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
 const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
@@ -194,8 +195,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!lineStart || at.lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
-    // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
     if (toolKeyedJson.test(held)) return { kind: 'balanced', plain: true };
+    // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };
     if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced', plain: true };
@@ -209,7 +210,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // ReAct's action naming an offered tool, or one word (an unknown tool): the turn ends there, so it runs to the end of
     // the reply, hidden if the parser reads a call in it. Words that name no tool (`Action: Final Answer`) are prose.
     const reactAction = REACT_ACTION.exec(held);
-    if (reactAction && (!/\s/.test(reactAction[1]!) || table.resolve(reactAction[1]!))) return { kind: 'end', verify: true };
+    if (reactAction && !namesNoTool(reactAction[1]!, table.resolve)) return { kind: 'end', verify: true };
     // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
     const action = /^Action:[ \t]*\n/.exec(held);
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;

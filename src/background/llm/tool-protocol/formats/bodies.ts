@@ -195,6 +195,15 @@ export interface BodyReaders {
 /** A call's name in an element of its own, perhaps after its MCP server's: `<server>fs</server><tool>read_file</tool>`. */
 const NAME_ELEMENT = /^\s*(?:<(server|server_name)>[^<\n]{0,100}<\/\1>\s*)?<(name|tool_name|tool)>\s*([\w.-]{1,100})\s*<\/\2>\s*/i;
 
+/** A call's JSON after an inner tag, closed or not (`<tool>{…}`, `<tool>{…}</tool>`): the JSON. */
+function afterInnerTag(body: string): string | undefined {
+  const tag = /^\s*<(tool|function|call)>\s*(?=[{[])/.exec(body);
+  if (!tag) return undefined;
+  const rest = body.slice(tag[0].length).trimEnd();
+  const close = `</${tag[1]}>`;
+  return rest.endsWith(close) ? rest.slice(0, -close.length) : rest;
+}
+
 /** A body that is one fence, its language a word or none: ```` ```JSON⏎{…}⏎``` ````. */
 const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;
 
@@ -203,9 +212,10 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   // A wrapper the reply ends in, empty or with a name only begun: cut off.
   if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
   if (first === -1) return undefined;
-  // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON): its content.
-  const fence = FENCED_BODY.exec(body);
-  if (fence) return readBody(ctx, fence[1]!, atEnd, readers, closed);
+  // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON), or after a tag of its own
+  // (`<tool_call><tool>{…}`, MiMo): its content.
+  const inner = FENCED_BODY.exec(body)?.[1] ?? afterInnerTag(body);
+  if (inner !== undefined) return readBody(ctx, inner, atEnd, readers, closed);
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
   // Qwen3.5 with `<function=` already in its prompt: the name and `>`, then the parameters.

@@ -6,7 +6,9 @@
  * `call:name(query="…", limit=10)` with no end token; FunctionGemma's first call without `call:` and
  * its end token written as a closing tag (`</end_function_call>`), as a Gemma 4 E2B wrote it.
  * A server that strips special tokens (vLLM by default) leaves `call:name{key:value}` bare, its
- * strings without their `<|"|>`: read where it starts a line and names an offered tool.
+ * strings without their `<|"|>`: read where it starts a line and names an offered tool. A tool's
+ * response the model goes on to invent (`<start_function_response>…`) means it ran past its stop: the
+ * response and what it writes after it, up to its next call, are hidden as reasoning is (parse.ts).
  *
  * Each wrapper's body is read only up to the next wrapper's opener, and each bare call's up to the
  * next opener of either kind, so the whole text is read at most twice.
@@ -14,7 +16,8 @@
 import { matchesOf, named, spanOf, type Attempt, type Detector } from '../scan';
 import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
 
-const OPENER = /<\|tool_call>|<start_function_call>/g;
+/** The call openers; FunctionGemma may write its response opener before a call by mistake (`<start_function_response>call:…`). */
+const OPENER = /<\|tool_call>|<start_function_call>|<start_function_response>(?=call:)/g;
 /** A bare Gemma call at the start of a line (its wrapper tokens stripped): `call:name{`. */
 const BARE = /^[ \t]*call:(?=[\w.-]{1,100}[ \t]*\{)/gm;
 /** The end tokens; `</end_function_call>` as small models mistype FunctionGemma's. */
@@ -151,15 +154,15 @@ class BodyReader {
     for (;;) {
       this.blanks();
       if (this.text[this.i] === '}') return this.i++, out;
-      // `key=` too, as Gemma 4 E2B sometimes writes the first key.
-      const key = /\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200}))\s*[:=]/y;
+      // `key=` too, as Gemma 4 E2B sometimes writes the first key; a key in its string token (`<|"|>path<|"|>:`).
+      const key = /\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200})|<\|"\|>([^<\n]{1,200})<\|"\|>)\s*[:=]/y;
       key.lastIndex = this.i;
       const k = key.exec(this.text);
       if (!k || key.lastIndex > this.limit) return undefined;
       this.i = key.lastIndex;
       const v = this.value(depth + 1);
       if (v === undefined) return undefined;
-      out[k[1] ?? k[2] ?? k[3]!] = v;
+      out[k[1] ?? k[2] ?? k[3] ?? k[4]!] = v;
       if (!this.separator('}')) return undefined;
     }
   }

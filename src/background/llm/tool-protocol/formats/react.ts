@@ -15,7 +15,12 @@
 import { named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 
-const ACTION = /^[ \t]*Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,200}\))?[ \t]*\r?\n(?:[ \t]*\r?\n){0,4}[ \t]*Action Input:[ \t]*/gm;
+/** An action's line: its name, a gloss in parentheses after it dropped. */
+export const ACTION_LINE = /Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,200}\))?[ \t]*\r?\n/;
+const ACTION = new RegExp(`^[ \\t]*${ACTION_LINE.source}(?:[ \\t]*\\r?\\n){0,4}[ \\t]*Action Input:[ \\t]*`, 'gm');
+
+/** `Action: None`, `Action: search the web`: words that name no tool, prose. */
+export const namesNoTool = (name: string, resolve: (n: string) => string | undefined): boolean => /\s/.test(name) && !resolve(name);
 /** What may stand before the input's brace on its line. */
 const DECORATION = /^[^\n{]{0,40}?(?=\{)/;
 
@@ -42,8 +47,7 @@ export const react: Detector = (ctx) => {
     // After the first action, only an action right after the last input is one more call; the rest is the model running on.
     if (start !== -1 && (after === -1 || ctx.text.slice(after, m.index).trim() !== '')) break;
     const name = m[1]!.trim();
-    // `Action: None`, `Action: search the web`: no tool named, prose.
-    if (!ctx.resolve(name) && /\s/.test(name)) {
+    if (namesNoTool(name, ctx.resolve)) {
       if (start === -1) continue;
       break;
     }
