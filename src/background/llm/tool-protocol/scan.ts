@@ -106,7 +106,7 @@ export function unwrappedArguments(args: Record<string, unknown>, schema: Return
   if (!schema?.properties || !WRAPPING_KEYS.includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
   return keys[0]! in schema.properties ? args : (inner as Record<string, unknown>);
 }
-export const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function', 'api_name'];
+export const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function', 'api_name', 'func'];
 
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
@@ -147,7 +147,8 @@ const SCHEMA_KEYS = new Set(['type', 'properties', 'required', 'additionalProper
  * Qwen2.5-Coder repeating its `<tools>` block): a description beside parameters that are a schema. Not a call.
  */
 function isToolDefinition(source: Record<string, Json>, params: Json): boolean {
-  if (typeof source.description !== 'string' || !isRecord(params) || params.type !== 'object') return false;
+  // Its parameters an object schema: `"type": "object"`, Python's `"dict"` as BFCL writes it, or properties alone.
+  if (typeof source.description !== 'string' || !isRecord(params) || !(params.type === 'object' || params.type === 'dict' || isRecord(params.properties ?? null))) return false;
   return Object.keys(params).every((k) => SCHEMA_KEYS.has(k));
 }
 
@@ -184,7 +185,7 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
   if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve, schemaOf);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
-  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action ?? value.api_name;
+  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action ?? value.api_name ?? value.func;
   if (typeof rawName !== 'string') return toolKeyed(value, resolve);
   // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
   const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);

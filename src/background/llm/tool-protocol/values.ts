@@ -222,8 +222,8 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
   return { name: head[1]!, arguments: args };
 }
 
-/** Splits on commas that are not inside brackets or strings. */
-export function splitTopLevel(text: string): string[] {
+/** Splits on commas (or the given separators) that are not inside brackets or strings. */
+export function splitTopLevel(text: string, separators = ','): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote = '';
@@ -238,7 +238,7 @@ export function splitTopLevel(text: string): string[] {
     if (ch === '"' || ch === "'") quote = ch;
     else if ('([{'.includes(ch)) depth++;
     else if (')]}'.includes(ch)) depth--;
-    else if (ch === ',' && depth === 0) {
+    else if (depth === 0 && separators.includes(ch)) {
       parts.push(text.slice(start, i));
       start = i + 1;
     }

@@ -132,11 +132,16 @@ function glmCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | unde
   if (!head) return undefined;
   const args: Record<string, unknown> = {};
   let cut = false;
+  const pairs = body.slice(head[0].length);
+  let read = 0;
   // LongCat writes the same pairs as `<longcat_arg_key>`/`<longcat_arg_value>`, xing4 as `<param_key>`/`<param_value>`.
-  for (const m of matchesOf(/<(longcat_arg|arg|param)_key>([\s\S]*?)<\/\1_key>(?:\s|\\n)*<\1_value>([\s\S]*?)(<\/\1_value>|$)/g, body.slice(head[0].length))) {
+  for (const m of matchesOf(/<(longcat_arg|arg|param)_key>([\s\S]*?)<\/\1_key>(?:\s|\\n)*<\1_value>([\s\S]*?)(<\/\1_value>|$)/g, pairs)) {
     if (!m[4]) cut = atEnd;
     args[m[2]!.trim()] = new XmlNode(m[3]!, 'none');
+    read = m.index + m[0].length;
   }
+  // The reply ended after a key whose value never came (`<arg_key>maxResults`): cut off too.
+  if (atEnd && /<(?:longcat_arg|arg|param)_key>/.test(pairs.slice(read))) cut = true;
   if (cut) return { problem: 'cut_off', name: head[1] };
   return named(ctx.resolve, head[1]!, args);
 }

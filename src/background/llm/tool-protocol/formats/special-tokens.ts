@@ -194,7 +194,8 @@ function pythonTagList(ctx: ScanContext, text: string): Attempt[] | undefined {
   // A Llama 3.2 pythonic list: `[f(a=1), g()]`.
   const body = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   const attempts: Attempt[] = [];
-  for (const part of splitTopLevel(body.replace(/;/g, ','))) {
+  // Calls separated by `;` or `,`, never those inside a value (`"python -c \"import a; import b\""`).
+  for (const part of splitTopLevel(body, ',;')) {
     const piece = part.trim();
     if (!piece) continue;
     if (piece.startsWith('{')) {
