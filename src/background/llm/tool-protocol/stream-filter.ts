@@ -16,7 +16,7 @@ import { STRAY_CLOSER } from './scan';
 import { EXAMPLE_LEAD } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
-import { END_OF_REPLY_EOS, GLUED_AFTER_PUNCTUATION, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
+import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 
@@ -35,7 +35,7 @@ export interface ToolMarkupFilter {
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
 /**
- * Where markup could start in `held`: a bracket, tag, fence or quote character, Qwen-Agent's `✿`, or, after a blank,
+ * Where markup could start in `held`: a bracket, tag, fence or quote character, Qwen-Agent's `✿`, GPT-OSS's stripped header, or, after a blank,
  * the first letter of an opener that is a word and may follow the model's words on their line
  * (Phi-4's `functools[`).
  */
@@ -43,7 +43,7 @@ function nextCandidate(held: string, recent: string): number {
   const punctuation = held.search(/[<[{`~>✿]/);
   if (punctuation === 0) return 0;
   const wordStart = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent));
-  const word = wordStart || (GLUED_AFTER_PUNCTUATION.test(`${recent.slice(-1)}${held[0]}`) && recent !== '') ? 0 : firstOf(held.search(GLUED_WORD_AFTER_BLANK), held.search(GLUED_AFTER_PUNCTUATION));
+  const word = wordStart ? 0 : firstOf(held.search(GLUED_WORD_AFTER_BLANK), strippedHarmonyAt(held));
   return firstOf(punctuation, word);
 }
 

@@ -110,6 +110,9 @@ export const RECIPIENT_HEAD = /^(?:>>>|<\|reserved_special_token_249\|>)[ \t]*[\
 /** A header still arriving: held until its `<|content|>` shows where it sends the message. */
 export const FUNCTIONARY_HEADER = /^<\|(?:from|recipient)\|>/;
 
+/** GPT-OSS's header with its tokens stripped, as the filter may first see it (formats/special-tokens.ts). */
+const STRIPPED_HARMONY_LITERALS = ['commentary to=functions.', 'analysis to=functions.', 'assistantcommentary to=functions.', 'assistantanalysis to=functions.'];
+
 export const FIXED_OPENERS: Opener[] = [
   { literal: '<think>', anywhere: true, match: /^<(think|thinking|reasoning)>/i, closer: (m) => tag(new RegExp(`</${m[1]}>`, 'i')) },
   { literal: '<seed:think>', anywhere: true, match: /^<seed:think>/i, closer: () => tag(/<\/seed:think>/i) },
@@ -186,7 +189,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'to=', drop: true, match: /^to=(?!self<)[\w.:-]{1,100}<\|message\|>/, closer: () => tag(/>/) },
   { literal: '<atem:function_calls>', glued: true, token: true, match: /^<atem:function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/atem:function_calls>/i), m, /^<atem:function_calls>/i) },
   // GPT-OSS with its special tokens stripped: `commentary to=functions.name json{…}`, glued to the role or the words before it.
-  ...['commentary to=functions.', 'analysis to=functions.', 'assistantcommentary to=functions.', 'assistantanalysis to=functions.'].map(
+  ...STRIPPED_HARMONY_LITERALS.map(
     (literal): Opener => ({ literal, glued: true, match: new RegExp(`^${STRIPPED_HARMONY_HEAD.source}`), closer: () => ({ kind: 'balanced', brace: true }) }),
   ),
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
@@ -256,8 +259,35 @@ export function escapeRegExp(s: string): string {
 }
 
 /** First letters of openers that are words and may follow the model's words on their line (`functools[`). */
-const GLUED_WORD_LETTERS = [...new Set(FIXED_OPENERS.filter((o) => o.glued && o.literal && /^[a-z]/i.test(o.literal)).map((o) => o.literal![0]!))].join('');
+const GLUED_WORD_LETTERS = [...new Set(FIXED_OPENERS.filter((o) => o.glued && o.literal && /^[a-z]/i.test(o.literal) && !STRIPPED_HARMONY_LITERALS.includes(o.literal)).map((o) => o.literal![0]!))].join('');
 export const GLUED_WORD_START = new RegExp(`^[${GLUED_WORD_LETTERS}]`);
 export const GLUED_WORD_AFTER_BLANK = new RegExp(`(?<=[ \\t])[${GLUED_WORD_LETTERS}]`);
-/** GPT-OSS's stripped header glued to the words before it, after their punctuation (`…the weather.assistantcommentary to=`). */
-export const GLUED_AFTER_PUNCTUATION = /(?<=[^\s\w])[ac]/;
+/**
+ * Where GPT-OSS's stripped header may start in `held`, not inside another word (glued after punctuation, as
+ * `…weather.assistantcommentary to=`): found whole, or a word at the end of what is held that may still become it
+ * (-1: neither). Looked for by its words, so that not every word starting with `a` or `c` is looked at.
+ */
+export function strippedHarmonyAt(held: string): number {
+  // Found whole, its recipient written (`to=`).
+  if (held.includes('to=')) {
+    for (const word of ['commentary', 'analysis']) {
+      for (let at = held.indexOf(word); at !== -1; at = held.indexOf(word, at + 1)) {
+        const start = held.startsWith('assistant', at - 9) ? at - 9 : at;
+        if (!isWordCode(held.charCodeAt(start - 1))) return start;
+      }
+    }
+  }
+  // A word still arriving at the end: the last few characters, from a word's start.
+  for (let k = Math.max(0, held.length - 40); k < held.length; k++) {
+    const code = held.charCodeAt(k);
+    if ((code !== 97 && code !== 99) || isWordCode(held.charCodeAt(k - 1))) continue;
+    const rest = held.slice(k);
+    if (STRIPPED_HARMONY_LITERALS.some((l) => l.startsWith(rest) || rest.startsWith(l))) return k;
+  }
+  return -1;
+}
+
+/** A letter, digit or `_` (NaN, outside the text, is none). */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
