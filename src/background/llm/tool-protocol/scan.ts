@@ -106,7 +106,8 @@ export function unwrappedArguments(args: Record<string, unknown>, schema: Return
   if (!schema?.properties || !WRAPPING_KEYS.includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
   return keys[0]! in schema.properties ? args : (inner as Record<string, unknown>);
 }
-export const NAME_KEYS = ['name', 'tool', 'tool_name', 'action', 'function', 'api_name', 'func'];
+/** The keys a call's name is read from, in the order they are tried. */
+export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func'];
 
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
@@ -185,7 +186,7 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
   if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve, schemaOf);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
-  const rawName = fn?.name ?? value.name ?? value.tool ?? value.tool_name ?? value.function ?? value.action ?? value.api_name ?? value.func;
+  const rawName = fn?.name ?? NAME_KEYS.map((k) => value[k]).find((v) => v !== undefined && v !== null);
   if (typeof rawName !== 'string') return toolKeyed(value, resolve);
   // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
   const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);

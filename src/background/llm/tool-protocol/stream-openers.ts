@@ -3,6 +3,7 @@
  * the openers (reasoning, call wrappers, special tokens, end-of-turn tokens) and their closers.
  */
 import type { BracketScan } from './stream-scans';
+import { BRACKETED_HEAD, MARKED_HEAD } from './formats/qwen-agent';
 import { STRIPPED_HARMONY_HEAD } from './formats/special-tokens';
 import { JsonRunScan, OpenValueScan } from './value-scans';
 
@@ -195,8 +196,8 @@ export const FIXED_OPENERS: Opener[] = [
   // GPT-OSS's recipient, the role header before it stripped by the server: part of the call that follows.
   { literal: 'to=functions.', drop: true, match: /^to=functions\.[\w.:-]+(?=\s*<\|channel\|>)/, closer: () => tag(/(?=[^\w.:=-])/) },
   // Qwen-Agent's template: `✿FUNCTION✿: name` and `✿ARGS✿: {…}`, wherever it stands (formats/qwen-agent.ts).
-  { literal: '✿FUNCTION✿', glued: true, token: true, sure: true, match: /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*✿ARGS✿/, closer: () => ({ kind: 'balanced', brace: true }) },
-  { literal: '[FUNCTION]', match: /^\[FUNCTION\][ \t]*:?[ \t]*[^\s[\]]{0,100}[ \t]*\r?\n?[ \t]*\[ARGS\]/, closer: () => ({ kind: 'balanced', brace: true }) },
+  { literal: '✿FUNCTION✿', glued: true, token: true, sure: true, match: new RegExp(`^${MARKED_HEAD.source}`), closer: () => ({ kind: 'balanced', brace: true }) },
+  { literal: '[FUNCTION]', match: new RegExp(`^${BRACKETED_HEAD.source}`), closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: '<|startofthink|>', glued: true, token: true, match: /^<\|startofthink\|>/, closer: (m) => holdingValues(wrapper(/<\|endofthink\|>/), m, /^<\|startofthink\|>/) },
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
   // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.

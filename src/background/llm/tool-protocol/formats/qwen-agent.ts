@@ -9,7 +9,9 @@ import { matchesOf, named, spanOf, type Detector, type Span } from '../scan';
 import { jsonArgumentsAt } from './special-tokens';
 
 /** A call's head, up to where its arguments start; the older bracketed markers (`[FUNCTION]`, `[ARGS]`) start their line. */
-const HEAD = /(?:✿FUNCTION✿[ \t]*:?[ \t]*([^\s✿]{0,100})[ \t]*\r?\n?[ \t]*✿ARGS✿|^[ \t]*\[FUNCTION\][ \t]*:?[ \t]*([^\s[\]]{0,100})[ \t]*\r?\n?[ \t]*\[ARGS\])[ \t]*:?/gm;
+export const MARKED_HEAD = /✿FUNCTION✿[ \t]*:?[ \t]*([^\s✿]{0,100})[ \t]*\r?\n?[ \t]*✿ARGS✿/;
+export const BRACKETED_HEAD = /\[FUNCTION\][ \t]*:?[ \t]*([^\s[\]]{0,100})[ \t]*\r?\n?[ \t]*\[ARGS\]/;
+const HEAD = new RegExp(`(?:${MARKED_HEAD.source}|^[ \\t]*${BRACKETED_HEAD.source})[ \\t]*:?`, 'gm');
 
 export const qwenAgent: Detector = (ctx) => {
   const spans: Span[] = [];
