@@ -30,6 +30,7 @@ import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
 import { fitArguments } from './fit';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
+import { turnEndStart } from './turn-end';
 import { reasoningSpans, withoutDrafts } from './reasoning';
 import { matchesOf, Regions, unwrappedArguments, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { createToolTable, type ToolInput } from './tools';
@@ -67,7 +68,7 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-const END_TOKEN = /<\|(?:eot_id|eom_id|eot|eom|im_end|end|call|return|stop|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE)\|>|<SPECIAL_12>|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|<\/s>/y;
+const END_TOKEN = new RegExp(`${END_TOKENS.map(escapeRegExp).join('|')}|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|</s>`, 'y');
 
 /**
  * Whether a call's markup stands on its own: before it on its line only blanks, the end of
@@ -277,7 +278,9 @@ function failureOf(problem: Problem, raw: string): CallFailure {
  * The calls in a reply. `tools` are the offered tools: names, or names with the JSON Schema of
  * their arguments, which then shapes the values read from markup.
  */
-export function parseToolCalls(text: string, tools: readonly ToolInput[]): ParseResult {
+export function parseToolCalls(reply: string, tools: readonly ToolInput[]): ParseResult {
+  // The reply is read without the end-of-turn tokens it closes with.
+  const text = reply.slice(0, turnEndStart(reply));
   const fences = findFences(text);
   const code = new Regions(codeSpans(text, fences));
   const { spans: reasoningList, carved } = reasoningSpans(text, (i) => code.contains(i));

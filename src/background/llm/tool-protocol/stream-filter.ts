@@ -19,6 +19,7 @@ import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
 import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
+import { turnEndHolder } from './turn-end';
 
 export interface ToolMarkupFilter {
   /** Text to show now. */
@@ -345,19 +346,29 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     arrived = [];
   };
 
+  const take = (delta: string): string => {
+    if (closer && closer.decided === OPEN) {
+      // The open stretch reads only what arrived; the held text is joined once it is decided.
+      arrived.push(delta);
+      if (feedCloser(closer, delta) === OPEN) return '';
+    } else arrived.push(delta);
+    settle();
+    return drain(false);
+  };
+  // The end-of-turn tokens the reply closes with are kept back, as the parser reads the reply without them.
+  const turnEnd = turnEndHolder();
+
   return {
     push(delta: string) {
-      if (closer && closer.decided === OPEN) {
-        // The open stretch reads only what arrived; the held text is joined once it is decided.
-        arrived.push(delta);
-        if (feedCloser(closer, delta) === OPEN) return '';
-      } else arrived.push(delta);
-      settle();
-      return drain(false);
+      const now = turnEnd.push(delta);
+      return now ? take(now) : '';
     },
     flush() {
       settle();
-      return drain(true);
+      const rest = turnEnd.end(() => END_OF_REPLY_EOS.test(`${shown.recent.slice(-300)}${pending}${held}</s>`));
+      const out = rest ? take(rest) : '';
+      settle();
+      return out + drain(true);
     },
     takeRetraction() {
       const r = retracted && !retractionTaken;

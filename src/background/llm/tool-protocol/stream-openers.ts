@@ -86,13 +86,27 @@ export const wrapper = (close: RegExp, bodyAt?: number): CloserSpec => ({ ...tag
 const holdingValues = (spec: CloserSpec, m: RegExpMatchArray, open: RegExp): CloserSpec =>
   ({ ...spec, values: new OpenValueScan(m[0].length), reopen: new RegExp(open.source.replace(/^\^/, ''), `${open.flags}g`) }) as CloserSpec;
 
-/** End-of-turn tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
+/**
+ * Tokens that end a turn or the sequence, as servers that keep special tokens leave them: Llama 3's and 4's, ChatML's,
+ * Phi's, GPT-OSS's final return, DeepSeek's, Granite's, Command R's, Nemotron's, Functionary v2's; Gemma 2 and 3's end of
+ * turn and of sequence, Gemma 4's end of turn; the end of text of Qwen's, Phi's, SmolLM's and OLMo's tokenizers; GLM's
+ * and ChatGLM's turn end after a call; DeepSeek Coder's, EXAONE's, Seed-OSS's and Hunyuan's ends.
+ */
+export const TURN_END_TOKENS = [
+  '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|return|>', '<｜end▁of▁sentence｜>',
+  '<|end▁of▁sentence|>', '<|end_of_text|>', '<|END_OF_TURN_TOKEN|>', '<|END_RESPONSE|>', '<SPECIAL_12>', '<|stop|>',
+  '<end_of_turn>', '<eos>', '<turn|>', '<|endoftext|>', '<|observation|>', '<|EOT|>', '[|endofturn|]', '<seed:eos>', '<|eos|>',
+];
+
+/** Template tokens some servers leave in the text: hidden wherever they stand, as the parser drops them. */
 export const END_TOKENS = [
-  '<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>', '<|im_end|>', '<|end|>', '<|call|>', '<|return|>', '<|/tool_call|>', '<｜end▁of▁sentence｜>', '[/TOOL_CALLS]',
-  // Command R's turn and response markers, Nemotron's end of turn.
-  '<|START_RESPONSE|>', '<|END_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>', '<SPECIAL_12>',
-  // Granite's end of text, Functionary v2's end of message; Phi-4's assistant header leaked after a call, Gemma 4's tool-response opener after one.
-  '<|end_of_text|>', '<|stop|>', '<|assistant|>', '<|tool_response>',
+  ...TURN_END_TOKENS,
+  // GPT-OSS's end of a call, Granite's and Mistral's ends of a call list.
+  '<|call|>', '<|/tool_call|>', '[/TOOL_CALLS]',
+  // Command R's turn and response markers.
+  '<|START_RESPONSE|>', '<|CHATBOT_TOKEN|>',
+  // Phi-4's assistant header leaked after a call, Gemma 4's tool-response opener after one.
+  '<|assistant|>', '<|tool_response>',
   // Kimi K3's response and message markers.
   '<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>',
 ];
