@@ -1,8 +1,8 @@
 /**
  * Repairs tried, in order, on JSON a model wrote that does not parse: Python-ish or sloppy
  * JSON made strict, brackets a cut reply left open closed (only after a complete value), and
- * double quotes left unescaped inside a string escaped where each one's role is plain, and closing
- * brackets written once too often dropped. Each is one pass over the text.
+ * double quotes left unescaped inside a string escaped where each one's role is plain, closing
+ * brackets written once too often dropped, and braces written twice made single. Each is one pass over the text.
  */
 
 /** Closes whatever brackets and string a truncated JSON text left open. */
@@ -121,4 +121,27 @@ export function withoutStrayClosers(text: string): string {
     }
   }
   return out + text.slice(from);
+}
+
+/**
+ * JSON whose braces are all written twice (`{{"name": "John"}}`): a prompt built with Python's `str.format` or an f-string
+ * showed its example so, and the model copied it (Llama 3.2 3B). Each `{{` and `}}` outside strings becomes one brace.
+ */
+export function withSingleBraces(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      if (ch === '\\') {
+        out += text.slice(i, i + 2);
+        i++;
+        continue;
+      }
+      if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if ((ch === '{' || ch === '}') && text[i + 1] === ch) i++;
+    out += ch;
+  }
+  return out;
 }

@@ -32,8 +32,9 @@ import { fitArguments } from './fit';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
 import { reasoningSpans, withoutDrafts } from './reasoning';
-import { matchesOf, Regions, unwrappedArguments, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { matchesOf, positionalArguments, Regions, unwrappedArguments, type Detector, type ParsedCall, type Problem, type ScanContext, type SchemaOf, type Span } from './scan';
 import { createToolTable, type ToolInput } from './tools';
+import { positionalKey } from './values';
 
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
@@ -274,6 +275,19 @@ function failureOf(problem: Problem, raw: string): CallFailure {
   };
 }
 
+/** A span's calls with their positional arguments named by the schema; a call whose cannot be is an `unparsable` failure. */
+function withPositionalNamed(span: Span, schemaOf: SchemaOf): Span {
+  if (!span.calls.some((c) => positionalKey(0) in c.arguments)) return span;
+  const calls: ParsedCall[] = [];
+  const problems: Problem[] = [...(span.problems ?? [])];
+  for (const call of span.calls) {
+    const args = positionalArguments(call.arguments, schemaOf(call.name));
+    if (args) calls.push({ name: call.name, arguments: args as ParsedCall['arguments'] });
+    else problems.push({ problem: 'unparsable', name: call.name });
+  }
+  return { ...span, calls, ...(problems.length ? { problems } : {}) };
+}
+
 /**
  * The calls in a reply. `tools` are the offered tools: names, or names with the JSON Schema of
  * their arguments, which then shapes the values read from markup.
@@ -305,7 +319,8 @@ export function parseToolCalls(reply: string, tools: readonly ToolInput[]): Pars
     for (const span of found) if (!own.length || span.start >= own.at(-1)!.end) own.push(span);
     claimed = merged(claimed, own);
   }
-  const { calls, drafts } = withoutDrafts(countedOnce(standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span))), carved);
+  const { calls: found, drafts } = withoutDrafts(countedOnce(standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span))), carved);
+  const calls = found.map((span) => withPositionalNamed(span, table.schemaOf));
   // Template tokens left in the text go too, except in code, where they are what the user wrote about.
   const tokens: Span[] = [];
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).

@@ -63,7 +63,11 @@ export function reasoningSpans(text: string, inCode: (i: number) => boolean): { 
     // Apriel 1.6 ends its reasoning with `[BEGIN FINAL RESPONSE]`.
     for (const lone of matchesOf(LONE_REASONING_ENDS, text)) {
       if (inCode(lone.index)) continue;
-      spans.push([0, lone.index + lone[0].length]);
+      // A call opened on its own line before the closer is carved out, as in a `<think>` block.
+      const end = lone.index + lone[0].length;
+      const pieces = reasoningLessCalls(text, 0, 0, end, lone.index, inCode);
+      spans.push(...pieces);
+      if (pieces.length > 1) carved.push([0, end]);
       break;
     }
   }

@@ -1,7 +1,7 @@
 import type { CallFailure } from './failures';
 import type { Fence } from './formats/fenced';
 import type { ToolTable } from './tools';
-import type { Json } from './values';
+import { positionalKey, type Json } from './values';
 
 export interface ParsedCall {
   name: string;
@@ -106,6 +106,25 @@ export function unwrappedArguments(args: Record<string, unknown>, schema: Return
   if (!schema?.properties || !WRAPPING_KEYS.includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
   return keys[0]! in schema.properties ? args : (inner as Record<string, unknown>);
 }
+/**
+ * A Python call's positional arguments named by the tool's schema: the first of its parameters in their declared order,
+ * as Python binds them. Undefined when they cannot be named: no schema, more of them than it declares, or a parameter
+ * also given by keyword.
+ */
+export function positionalArguments(args: Record<string, unknown>, schema: ReturnType<SchemaOf>): Record<string, unknown> | undefined {
+  if (!(positionalKey(0) in args)) return args;
+  const keyword = Object.keys(args).filter((k) => !k.startsWith('#'));
+  const declared = Object.keys(schema?.properties ?? {});
+  const named: Record<string, unknown> = {};
+  for (let i = 0; positionalKey(i) in args; i++) {
+    const parameter = declared[i];
+    if (parameter === undefined || keyword.includes(parameter)) return undefined;
+    named[parameter] = args[positionalKey(i)];
+  }
+  for (const k of keyword) named[k] = args[k];
+  return named;
+}
+
 /** The keys a call's name is read from, in the order they are tried. */
 export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func'];
 
@@ -226,8 +245,8 @@ export function attemptsFromJson(value: Json | undefined, resolve: NameResolver,
 }
 
 /** Calls from a JSON value that is a call, or an array of calls; undefined unless all are calls of offered tools. */
-export function callsFromJson(value: Json | undefined, resolve: NameResolver): ParsedCall[] | undefined {
-  const attempts = attemptsFromJson(value, resolve);
+export function callsFromJson(value: Json | undefined, resolve: NameResolver, schemaOf?: SchemaOf): ParsedCall[] | undefined {
+  const attempts = attemptsFromJson(value, resolve, schemaOf);
   return attempts?.every(isCall) ? attempts : undefined;
 }
 

@@ -142,7 +142,7 @@ function valueAwareEnd(c: Extract<Closer, { kind: 'tag' }>, text: string, offset
     if (found.end === OPEN) break;
     values.feedTo(text, offset, found.end);
     if (c.fallback !== undefined && c.reopen && opensBefore(c.reopen, c.tail + text, offset - c.tail.length, c.from!, found.start)) {
-      end = c.fallback;
+      end = c.from!;
       break;
     }
     if ((c.passed ?? 0) >= MAX_PASSED || !values.insideValue) {
@@ -156,7 +156,7 @@ function valueAwareEnd(c: Extract<Closer, { kind: 'tag' }>, text: string, offset
   if (end === OPEN) {
     values.feedTo(text, offset, offset + text.length);
     // The wrapper opening again after a marker passed over: the parser ends the call at that marker.
-    if (c.fallback !== undefined && c.reopen && opensBefore(c.reopen, c.tail + text, offset - c.tail.length, c.from!, Infinity)) end = c.fallback;
+    if (c.fallback !== undefined && c.reopen && opensBefore(c.reopen, c.tail + text, offset - c.tail.length, c.from!, Infinity)) end = c.from!;
   }
   c.tail = (c.tail + text).slice(-64);
   return end;
@@ -172,8 +172,8 @@ function opensBefore(open: RegExp, window: string, base: number, from: number, b
 /** At the end of the reply: one last search over the whole stretch (`held`), for a closing tag that arrived in pieces. */
 export function finalCloserEnd(c: Closer, held: string): number {
   if (c.decided !== OPEN) return c.decided;
-  // A marker passed over as inside a value, and none came after it: the call ends there.
-  if (c.kind === 'tag' && c.fallback !== undefined) return (c.decided = c.fallback);
+  // Markers passed over as inside a value, and none came after them: the call ends at the last, as in the parser.
+  if (c.kind === 'tag' && c.fallback !== undefined) return (c.decided = c.from!);
   if (c.kind === 'tag' || (c.kind === 'tool-tag' && c.openEnd !== undefined && c.bodyChecked && !c.stuck)) {
     c.close.lastIndex = c.kind === 'tag' ? 1 : c.openEnd!;
     const m = c.close.exec(held);

@@ -60,6 +60,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   /** Held text that may still open markup is looked at again from this length on. */
   let recheckAt = 0;
   let hidAnything = false;
+  /** Whether reasoning was hidden: after it, a bare `</think>` is not the end of reasoning the template opened. */
+  let hidReasoning = false;
   /** The recipient just hidden (`to=functions.name`, `to=self`): the message or channel that follows is for it. */
   let recipient: string | undefined;
   let retracted = false;
@@ -73,7 +75,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
   /** Where held text stands, for the recogniser. */
-  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, pending: pending !== '', recipient, recent: shown.recent });
+  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, hidReasoning, pending: pending !== '', recipient, recent: shown.recent });
 
   /** A call was just hidden: an end-of-sequence token (`</s>`) right after it goes with it. */
   let endOfSequenceDue = false;
@@ -178,6 +180,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           if (reasoning) {
             confirm();
             hide();
+            hidReasoning = true;
             shown.afterReasoning = true;
             // Reasoning between two words leaves a space between them, as in the parser's text.
             spaceDue ||= /\S$/.test(shown.recent);
@@ -253,9 +256,9 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         }
         if (!final && strayCloserAhead(held)) return out;
         if (held[0] === '\n') confirm();
-        // A word glued right after calls opening the reply, no blank between: calls that stay calls so are hidden, as in the parser.
-        // Asked once per run of waiting calls, so calls back to back are not read again and again.
-        else if (i === 0 && !gluedAsked && !shown.content && /\w/.test(held[0]!) && !/\s$/.test(pending)) {
+        // A word (or other text, `(answer.string)`) glued right after calls opening the reply, no blank between: calls that
+        // stay calls so are hidden, as in the parser. Asked once per run of waiting calls, so calls back to back are not read again and again.
+        else if (i === 0 && !gluedAsked && !shown.content && /[^\s[{<]/.test(held[0]!) && !/\s$/.test(pending)) {
           gluedAsked = true;
           if (standsBeforeGluedWord(pending)) confirm();
         }
@@ -297,12 +300,13 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         held = held.slice(1);
         continue;
       }
-      // A bare </think> with nothing hidden before: the template opened the reasoning, and all
-      // that was shown is reasoning. Clear it.
+      // A bare </think> with no reasoning hidden before: the template opened the reasoning, and all
+      // that was shown is reasoning (calls hidden in it stay hidden). Clear it.
       const closeThink = REASONING_END.exec(held);
-      if (closeThink && !hidAnything && !retracted) {
+      if (closeThink && !hidReasoning && !retracted) {
         retracted = true;
         hidAnything = true;
+        hidReasoning = true;
         shown.retract();
         pending = '';
         pendingFirm = false;

@@ -42,8 +42,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
 /**
  * A wrapper whose body may hold a value with the closing marker in it (a JSON string, a GLM
  * value): a marker inside an open value is passed over, as in the parser, a few times at most.
- * `fallback`: the end at the first marker passed over, taken if no later one comes or the wrapper
- * opens again (`reopen`) before it; `from`: where the next search starts.
+ * `fallback`: the end at the first marker passed over (set once one is); `from`: the end of the last, where the next
+ * search starts, and where the call ends if no later marker comes or the wrapper opens again (`reopen`) before one.
  */
 interface ValueAware {
   values?: OpenValueScan;
@@ -158,7 +158,8 @@ export const FIXED_OPENERS: Opener[] = [
   // Llama 3's header left before the reply, with its role or alone: the token, and the role when it follows (decided once the text parts from it).
   { literal: '<|start_header_id|>', anywhere: true, drop: true, match: /^<\|start_header_id\|>/, closer: () => tag(tokenWithOptionalTail('start_header_id|>', 'assistant<|end_header_id|>')) },
   ...END_TOKENS.map((t): Opener => ({ literal: t, anywhere: true, drop: true, match: new RegExp(`^${escapeRegExp(t)}`), closer: () => tag(new RegExp(escapeRegExp(t.slice(1)))) })),
-  { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>/i, m[0].length), m, /^<tool_call>/i) },
+  // Left open, it ends where the reasoning it was opened in ends (Qwen3), as in the parser.
+  { literal: '<tool_call>', glued: true, token: true, match: /^<tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/tool_call>|(?=<\/think>)/i, m[0].length), m, /^<tool_call>/i) },
   { literal: '<seed:tool_call>', glued: true, match: /^<seed:tool_call>/i, closer: (m) => holdingValues(tag(/<\/seed:tool_call>/i), m, /^<seed:tool_call>/i) },
   { literal: '<|tool_call>', glued: true, token: true, match: /^<\|tool_call>/, closer: (m) => holdingValues(tag(/<tool_call\|>/), m, /^<\|tool_call>/) },
   { literal: '<start_function_call>', glued: true, match: /^<start_function_call>/, closer: () => tag(/<\/?end_function_call>/) },
@@ -171,7 +172,9 @@ export const FIXED_OPENERS: Opener[] = [
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
   { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
   // DeepSeek V4's `<tool_call id="…" name="…">`: an attribute must follow, else it is words after a tag's name.
-  { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*>/i) },
+  { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
+  // The same tag in a fine-tune's special-token pipes: `<|tool_call name="bash">…</tool_call|>`.
+  { literal: '<|tool_call ', glued: true, token: true, match: /^<\|tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
   { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },

@@ -20,6 +20,8 @@ export interface Position {
   /** Anything but blanks shown yet. */
   shownContent: boolean;
   hidAnything: boolean;
+  /** Whether reasoning was hidden: after it, a bare `</think>` ends nothing the template opened. */
+  hidReasoning: boolean;
   /** Finished calls wait for their line's end. */
   pending: boolean;
   /** The recipient just hidden (`to=container.exec`, `to=self`): a commentary message after one is no preamble, a message to `self` is reasoning. */
@@ -87,7 +89,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
-    if (!at.hidAnything && (LONE_REASONING_OPENINGS.some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
+    if (!at.hidReasoning && (LONE_REASONING_OPENINGS.some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
@@ -105,7 +107,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
     // DeepSeek V4's `<tool_call ` while its first attribute's name arrives.
-    if (!at.lineQuoted && /^<tool_call\s+[\w-]{0,40}\s*$/i.test(text)) return true;
+    if (!at.lineQuoted && /^<\|?tool_call\s+[\w-]{0,40}\s*$/i.test(text)) return true;
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
     if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
     if (!at.lineQuoted && (text[0] === '{' || text[0] === '[') && text.length < 40 && JSON_CALL_START.test(text)) return true;
@@ -135,6 +137,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       if (first === -1) return true;
       const word = /^[\w.-]*$/.exec(body.slice(first));
       if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+      // Or with a call's result kept in a name (`summary = read_file(…)`), as the parser reads it.
+      const assigned = /^[A-Za-z_]\w{0,60}(?:[ \t]*(?:=[ \t]*([\w.-]*))?)?$/.exec(body.slice(first));
+      if (assigned && (assigned[1] === undefined || names.some((n) => n.startsWith(nameKey(assigned[1]!))))) return true;
       if (!at.shownContent && FENCED_WRAPPER_TAGS.some((t) => t.startsWith(body.slice(first, first + t.length).toLowerCase()))) return true;
     }
     if (!at.shownContent && names.some((n) => n.startsWith(lower))) return true;
@@ -222,7 +227,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       const body = held.slice(fence.body);
       const first = body.search(/\S/);
       const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
-      if (first !== -1 && (wrapped || /[[{]/.test(body[first]!) || pythonStart.test(body.slice(first)) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
+      const rest = body.slice(first);
+      const assigned = /^[A-Za-z_]\w{0,60}[ \t]*=[ \t]*/.exec(rest);
+      if (first !== -1 && (wrapped || /[[{]/.test(body[first]!) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
         return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
       }
     }

@@ -10,6 +10,12 @@ import { END_OF_REPLY_EOS, TURN_END_TOKENS } from './stream-openers';
 const DEEPSEEK_END = /<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>$/;
 /** Mistral's (and Llama 2's) end of sequence, which may also close a strikethrough. */
 const EOS = '</s>';
+/**
+ * Tokens that end a reply only where nothing follows them: FunctionGemma's tool-response opener, its stop after a call
+ * (with words after it, it opens a response the model invented, which is hidden as reasoning).
+ */
+const ENDING_ONLY = ['<start_function_response>'];
+const TOKENS = [...TURN_END_TOKENS, ...ENDING_ONLY];
 
 /** `</s>` ending at `end` with no `<s>` before it on its line: an end of sequence. */
 const eosEndingLine = (text: string, end: number) => END_OF_REPLY_EOS.test(text.slice(Math.max(0, end - 310), end));
@@ -18,7 +24,7 @@ const eosEndingLine = (text: string, end: number) => END_OF_REPLY_EOS.test(text.
 function tokenBefore(text: string, end: number, endOfSequence: (text: string, end: number) => boolean): number {
   const last = text[end - 1];
   if (last !== '>' && last !== ']') return 0;
-  const token = TURN_END_TOKENS.find((t) => text.endsWith(t, end));
+  const token = TOKENS.find((t) => text.endsWith(t, end));
   if (token) return token.length;
   if (text.endsWith(EOS, end)) return endOfSequence(text, end) ? EOS.length : 0;
   return DEEPSEEK_END.exec(text.slice(Math.max(0, end - 24), end))?.[0].length ?? 0;
@@ -44,7 +50,7 @@ function partialToken(text: string): number {
   const from = Math.max(text.length - 24, 0);
   if (text.indexOf('<', from) === -1 && text.indexOf('[', from) === -1) return 0;
   let best = 0;
-  for (const token of [...TURN_END_TOKENS, EOS]) {
+  for (const token of [...TOKENS, EOS]) {
     for (let k = Math.min(token.length - 1, text.length); k > best; k--) {
       if (text.endsWith(token.slice(0, k))) {
         best = k;

@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, strictify, withoutStrayClosers } from './json-repairs';
+import { closeOpen, escapeStrayQuotes, strictify, withSingleBraces, withoutStrayClosers } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -140,6 +140,8 @@ export function parseLooseJson(text: string): Json | undefined {
   // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain;
   // and, in an object or a list of objects, a closing bracket written once too often (`[{…}}]`, Granite).
   else attempts.push(escapeStrayQuotes(trimmed), ...(CALL_SHAPED.test(trimmed) ? [withoutStrayClosers(strictify(trimmed))] : []));
+  // And an object whose braces were all written twice, copied from a prompt's escaped example.
+  if (trimmed.startsWith('{{')) attempts.push(strictify(withSingleBraces(trimmed)));
   for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;
@@ -192,7 +194,13 @@ const BARE_WORD = /^\s*([A-Za-z0-9][\w.@+-]{0,200})\s*$/;
 /** A Python call's name with Markdown's escaped underscores in it. */
 const MARKDOWN_ESCAPED_NAME = /^\s*[A-Za-z_][\w.-]*\\_(?:[\w.-]|\\_)*\s*\(/;
 
-/** Parses `name(a=1, b='x')` keyword arguments as Python literals, or `name({…})`. Undefined when malformed. */
+/** The key a call's positional argument is read under until the tool's schema names it (`#0`, `#1`: no keyword is written so). */
+export const positionalKey = (index: number) => `#${index}`;
+
+/**
+ * Parses `name(a=1, b='x')` keyword arguments as Python literals (literals before them are positional, under
+ * `positionalKey`), or `name({…})`. Undefined when malformed.
+ */
 export function parsePythonCall(text: string): { name: string; arguments: Record<string, Json> } | undefined {
   // A call whose name a Markdown renderer escaped (`calculate\_area(…)`, Mistral's API models) is escaped throughout.
   if (MARKDOWN_ESCAPED_NAME.test(text)) return parsePythonCall(text.replace(/\\_/g, '_'));
@@ -208,16 +216,25 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
     return object && typeof object === 'object' && !Array.isArray(object) ? { name: head[1]!, arguments: object } : undefined;
   }
   const args: Record<string, Json> = {};
+  let positional = 0;
+  let keywords = false;
   for (const part of splitTopLevel(inner)) {
     if (!part.trim()) continue;
     // `key=value`, or `key: value` as small Gemma models write it.
     const kv = part.match(/^\s*([A-Za-z_]\w*)\s*[=:]([\s\S]*)$/);
-    if (!kv) return undefined;
+    if (!kv) {
+      // A literal before any keyword: a positional argument (`convert(425.0, 'EUR', 'USD')`), named later by the schema.
+      const literal = keywords ? undefined : parseLooseJson(part);
+      if (literal === undefined) return undefined;
+      args[positionalKey(positional++)] = literal;
+      continue;
+    }
     // A bare word where a string belongs (`city=Antwerp`): the word.
     const literal = parseLooseJson(kv[2]!);
     const value = literal !== undefined ? literal : BARE_WORD.exec(kv[2]!)?.[1];
     if (value === undefined) return undefined;
     args[kv[1]!] = value;
+    keywords = true;
   }
   return { name: head[1]!, arguments: args };
 }

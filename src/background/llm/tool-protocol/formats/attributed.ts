@@ -44,10 +44,13 @@ export const functionNamed: Detector = (ctx) => {
   return spans;
 };
 
-/** DeepSeek V4: `<tool_call id="…" name="tool">{…arguments…}</tool_call>`. */
+/**
+ * DeepSeek V4: `<tool_call id="…" name="tool">{…arguments…}</tool_call>`; fine-tunes write the tag in the pipes of
+ * their special tokens (`<|tool_call name="bash">{…}</tool_call|>`, a Mistral-NeMo fine-tune's).
+ */
 export const toolCallNamed: Detector = (ctx) => {
   const spans: Span[] = [];
-  for (const m of matchesOf(/<tool_call\s[^<>]{0,200}?\bname\s*=\s*"([^"<>]{1,100})"[^<>]{0,200}>([\s\S]*?)(<\/tool_call\s*>|$)/gi, ctx.text)) {
+  for (const m of matchesOf(/<\|?tool_call\s[^<>]{0,200}?\bname\s*=\s*["']([^"'<>]{1,100})["'][^<>]{0,200}>([\s\S]*?)(<\/tool_call\s*\|?>|<\|\/tool_call\|>|$)/gi, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     const body = m[2]!.trim();
     let attempt: Attempt;

@@ -45,15 +45,19 @@ function pythonList(text: string, resolve: ScanContext['resolve']): { calls: Par
 /** JSON values back to back from `start` (Llama sometimes writes one object per call); `close` ends the first. */
 function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | undefined {
   const calls: ParsedCall[] = [];
+  const problems: Problem[] = [];
   const text = ctx.text;
   let i = start;
   let end = start;
   let close = firstClose;
-  while (i < text.length && (text[i] === '{' || text[i] === '[')) {
+  while (i < text.length && (text[i] === '{' || text[i] === '[') && !problems.length) {
     const stop = close === -1 ? text.length : close;
-    const found = callsFromJson(parseLooseJson(text.slice(i, stop)), ctx.resolve);
-    if (!found) break;
-    calls.push(...found);
+    const attempts = attemptsFromJson(parseLooseJson(text.slice(i, stop)), ctx.resolve, ctx.tools.schemaOf);
+    // A call whose arguments cannot be read (an undeclared key holding an object) ends the run as a failure; one naming no
+    // offered tool ends it before.
+    if (!attempts || attempts.some((a) => !isCall(a) && a.problem !== 'unparsable')) break;
+    calls.push(...attempts.filter(isCall));
+    problems.push(...attempts.filter((a): a is Problem => !isCall(a)));
     end = stop;
     i = stop;
     while (i < text.length && /[\s;,]/.test(text[i]!)) i++;
@@ -62,7 +66,7 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
   // A `;` after the last call ends it, as between calls (the filter hides it with the call).
   const semicolon = /^[ \t]*;/.exec(text.slice(end, end + 16));
   if (semicolon && calls.length) end += semicolon[0].length;
-  return calls.length ? { start, end, calls } : undefined;
+  return calls.length || problems.length ? { start, end, calls, ...(problems.length ? { problems } : {}) } : undefined;
 }
 
 /** A call's JSON opening with its name under any of the keys a call's name is read from (`"name"`, MemGPT's `"function"`, …). */

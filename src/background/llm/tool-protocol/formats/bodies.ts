@@ -36,7 +36,7 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
     const value = parseLooseJson(json);
     // Cut right after the name (`{"name": "x"`): the arguments never came, so nothing may run.
     if (close === -1 && atEnd && nameOnly(value)) return [...found, { problem: 'cut_off', name: nameIn(json) }];
-    const attempts = attemptsFromJson(value, ctx.resolve) ?? attemptsFromJson(undoubled(json), ctx.resolve);
+    const attempts = attemptsFromJson(value, ctx.resolve, ctx.tools.schemaOf) ?? attemptsFromJson(undoubled(json), ctx.resolve, ctx.tools.schemaOf);
     if (!attempts) break;
     found.push(...attempts);
     if (close === -1) return found;

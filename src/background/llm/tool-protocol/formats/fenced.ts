@@ -122,9 +122,22 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined): 
   const list = trimmed.match(/^\[([\s\S]*)\]$/);
   const parts = (list ? splitTopLevel(list[1]!) : trimmed.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
-  const calls = parts.map((p) => pythonCallOf(p.replace(/^print\((.*)\)$/s, '$1'), resolve));
-  return calls.every((c): c is ParsedCall => c !== undefined) ? calls : undefined;
+  const calls: ParsedCall[] = [];
+  // Gemma's tool code may keep a call's result and print it: `summary = read_file(…)` then `print(summary)`.
+  const assigned = new Set<string>();
+  for (const part of parts) {
+    const printed = PRINTED_NAME.exec(part);
+    if (printed && assigned.has(printed[1]!)) continue;
+    const assignment = ASSIGNMENT.exec(part);
+    const call = pythonCallOf((assignment ? part.slice(assignment[0].length) : part).replace(/^print\((.*)\)$/s, '$1'), resolve);
+    if (!call) return undefined;
+    if (assignment) assigned.add(assignment[1]!);
+    calls.push(call);
+  }
+  return calls;
 }
+const ASSIGNMENT = /^([A-Za-z_]\w{0,60})[ \t]*=(?!=)[ \t]*/;
+const PRINTED_NAME = /^print\([ \t]*([A-Za-z_]\w{0,60})[ \t]*\)$/;
 
 /**
  * Why a fence that is a call gives none: a call fence (```tool_code, ```tool_call) whose Python call names a

@@ -134,12 +134,14 @@ interface Wrapper {
    * quotes and examples). Servers' parsers read it between two words of prose; nobody writes these tokens as text.
    */
   pairAnywhere?: boolean;
+  /** Left open, it ends where the reasoning it was opened in ends (`</think>`): Qwen3 opens a call before closing its reasoning. */
+  endsWithReasoning?: boolean;
 }
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
 const WRAPPERS: readonly Wrapper[] = [
   // `<tool_call>` is a special token of the Hermes/Qwen tokenizers: closed and starting its line, words may follow it (servers give them as content).
-  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token' },
+  { open: /<tool_call>/gi, close: /<\/tool_call\s*>/gi, glue: 'token', endsWithReasoning: true },
   { open: /<[\w-]+:tool_call>/gi, close: /<\/[\w-]+:tool_call>/gi, glue: 'tail', pairAnywhere: true },
   // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
   // (`<no_tool_call>`, a model saying it calls nothing, is no wrapper.)
@@ -196,11 +198,25 @@ function unfinished(body: string): boolean {
 }
 
 /**
+ * The first `</think>` between `from` and `to` that does not stand inside a value of the body before it; -1 if none.
+ * `closes` are the text's `</think>`s in order, with `next` the first not yet passed: the wrappers are read in order, so
+ * each close is passed once.
+ */
+function reasoningEndIn(text: string, closes: { at: number[]; next: number }, from: number, to: number): number {
+  while (closes.next < closes.at.length && closes.at[closes.next]! < from) closes.next++;
+  for (let k = closes.next, tries = 0; k < closes.at.length && closes.at[k]! < to && tries < 4; k++, tries++) {
+    if (!unfinished(text.slice(from, closes.at[k]))) return closes.at[k]!;
+  }
+  return -1;
+}
+
+/**
  * A wrapper's body ends at its closing marker, or where the next wrapper opens, or at the end of
  * the reply. Open and close markers are found once each; every stretch is read once.
  */
 export const wrapped: Detector = (ctx) => {
   const spans: Span[] = [];
+  let thinkCloses: { at: number[]; next: number } | undefined;
   for (const w of WRAPPERS) {
     const opens = [...matchesOf(w.open, ctx.text)].filter((m) => !ctx.isProtected(m.index));
     if (!opens.length) continue;
@@ -214,7 +230,8 @@ export const wrapped: Detector = (ctx) => {
       for (let tries = 0; tries < 4 && c + 1 < closes.length && closes[c + 1]!.index < nextOpen && closes[c] && unfinished(ctx.text.slice(from, closes[c]!.index)); tries++) c++;
       const close = closes[c];
       const closed = close !== undefined && close.index < nextOpen;
-      const limit = closed ? close.index : nextOpen;
+      const reasoningEnd = closed || !w.endsWithReasoning ? -1 : reasoningEndIn(ctx.text, (thinkCloses ??= { at: [...matchesOf(/<\/think>/g, ctx.text)].map((c) => c.index), next: 0 }), from, nextOpen);
+      const limit = closed ? close.index : reasoningEnd !== -1 ? reasoningEnd : nextOpen;
       const atEnd = !closed && limit === ctx.text.length;
       // A closing tag the reply ended inside (`…)</tool_`) is no part of the body.
       const body = atEnd ? ctx.text.slice(from, limit).replace(CUT_CLOSING_TAG, '') : ctx.text.slice(from, limit);
@@ -329,14 +346,21 @@ export const dsml: Detector = (ctx) => {
  */
 function brokenFunctionTags(ctx: ScanContext): Span[] {
   const spans: Span[] = [];
-  // The name may run into the JSON after `=`, `(` or a blank instead of `>` (Llama 3.x on Groq: `<function=read_file {…}></function>`).
-  for (const m of matchesOf(/<function=([\w.-]{1,100})(?:[=(]|[ \t])?(?=\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+  // The name may run into the JSON after `=`, `(` or a blank instead of `>` (Llama 3.x on Groq: `<function=read_file {…}></function>`),
+  // the JSON perhaps in a list whose `]` never came (`<function=web_search [{…} </function>`, Llama 3.3 on Groq).
+  for (const m of matchesOf(/<function=([\w.-]{1,100})(?:[=(]|[ \t])?(?=\[?[ \t]*\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
-    const open = m.index + m[0].length;
+    let open = m.index + m[0].length;
+    const listed = ctx.text[open] === '[';
+    if (listed) open = skipBlanks(ctx.text, open + 1);
     const close = matchBracket(ctx.text, open);
     // JSON left open runs to the end of the reply: every later candidate is inside it.
     if (close === -1) break;
     let end = close;
+    if (listed) {
+      end = skipBlanks(ctx.text, end);
+      if (ctx.text[end] === ']') end++;
+    }
     // `<function=name({…})</function>`, and a stray quote before the closer (Llama 3.x on Groq and Together).
     if (m[0].endsWith('(') && ctx.text[end] === ')') end++;
     if (m[1] && ctx.text[end] === '"') end++;
@@ -352,4 +376,10 @@ function brokenFunctionTags(ctx: ScanContext): Span[] {
     spans.push(spanOf(m.index, end, [named(ctx.resolve, (m[1] ?? m[2])!, json)]));
   }
   return spans;
+}
+
+function skipBlanks(text: string, from: number): number {
+  let i = from;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
 }
