@@ -275,6 +275,22 @@ function failureOf(problem: Problem, raw: string): CallFailure {
   };
 }
 
+/**
+ * The text with the reasoning it opens with (blocks with nothing but blanks before and between them) turned into blanks,
+ * line breaks kept; unchanged where that reasoning holds a call (a `<tool_call>` block on its own line in it).
+ */
+function withLeadingReasoningBlanked(text: string, reasoning: readonly [number, number][], carved: readonly [number, number][]): string {
+  let end = 0;
+  let at = 0;
+  for (const [start, stop] of reasoning) {
+    while (at < start && /\s/.test(text[at]!)) at++;
+    if (at !== start) break;
+    end = at = stop;
+  }
+  if (end === 0 || carved.some(([start]) => start < end)) return text;
+  return text.slice(0, end).replace(/[^\n]/g, ' ') + text.slice(end);
+}
+
 /** A span's calls with their positional arguments named by the schema; a call whose cannot be is an `unparsable` failure. */
 function withPositionalNamed(span: Span, schemaOf: SchemaOf): Span {
   if (!span.calls.some((c) => positionalKey(0) in c.arguments)) return span;
@@ -299,13 +315,16 @@ export function parseToolCalls(reply: string, tools: readonly ToolInput[]): Pars
   const code = new Regions(codeSpans(text, fences));
   const { spans: reasoningList, carved } = reasoningSpans(text, (i) => code.contains(i));
   const reasoning = new Regions(reasoningList);
+  // The detectors read the reply with the reasoning it opens with blanked: what follows it starts the reply, as the user
+  // sees it and the stream filter reads it (a bare call, a call fence or a tool's name line opening the reply).
+  const scanned = withLeadingReasoningBlanked(text, reasoningList, carved);
   let claimed: Span[] = [];
   const table = createToolTable(tools);
   for (const detect of DETECTORS) {
     const codeAware = detect === fenced;
     const taken = new Regions(claimed.map((s) => [s.start, s.end] as const));
     const ctx: ScanContext = {
-      text,
+      text: scanned,
       resolve: table.resolve,
       tools: table,
       fences,
