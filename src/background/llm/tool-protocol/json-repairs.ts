@@ -2,7 +2,7 @@
  * Repairs tried, in order, on JSON a model wrote that does not parse: Python-ish or sloppy
  * JSON made strict, brackets a cut reply left open closed (only after a complete value), and
  * double quotes left unescaped inside a string escaped where each one's role is plain, closing
- * brackets written once too often dropped, and braces written twice made single. Each is one pass over the text.
+ * brackets written once too often dropped, braces written twice made single, and strings joined with `+` made one. Each is one pass over the text.
  */
 
 /** Closes whatever brackets and string a truncated JSON text left open. */
@@ -145,3 +145,26 @@ export function withSingleBraces(text: string): string {
   }
   return out;
 }
+
+/**
+ * String literals joined with `+` as in JavaScript or Python (`"echo a\n" +⏎"echo b\n"`, Llama 3.1 8B building a file's
+ * content), made one string. Strings double-quoted, as after `strictify`.
+ */
+export function withJoinedStrings(text: string): string {
+  const pieces: string[] = [];
+  let end = 0;
+  let open = false;
+  // The literals in order, each found after the last: `+` and blanks between two of them join them. A literal's closing
+  // quote is written once the next shows it is not joined.
+  for (const m of text.matchAll(STRING_LITERAL)) {
+    const between = text.slice(end, m.index);
+    const content = m[0].slice(1, -1);
+    if (open && JOIN.test(between)) pieces.push(content);
+    else pieces.push(open ? '"' : '', between, '"', content);
+    open = true;
+    end = m.index + m[0].length;
+  }
+  return pieces.join('') + (open ? '"' : '') + text.slice(end);
+}
+const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
+const JOIN = /^\s*\+\s*$/;

@@ -59,6 +59,11 @@ export function feedCloser(c: Closer, text: string): number {
       for (let j = 0; j < text.length; j++) {
         const ch = text[j];
         if (ch === '\n') {
+          // Lines before the opening one (Command R+'s `Action:`) are passed over.
+          if (c.skip) {
+            c.skip--;
+            continue;
+          }
           if (c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length))) return decide(offset + j);
           c.lineStart = offset + j + 1;
           c.phase = 'lead';

@@ -13,13 +13,16 @@
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
 import { STRAY_CLOSER } from './scan';
-import { EXAMPLE_LEAD } from './formats/fenced';
+import { EXAMPLE_LEAD, PRESENTED_LEAD } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
 import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 import { turnEndHolder } from './turn-end';
+
+/** Prose that presents an example or code: markup after it is a call only if the message ends with it. */
+const presentsExample = (lead: string) => EXAMPLE_LEAD.test(lead) || PRESENTED_LEAD.test(lead);
 
 export interface ToolMarkupFilter {
   /** Text to show now. */
@@ -159,7 +162,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             continue;
           }
           const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing';
-          if (exampleCandidate && shown.content && pending === '' && EXAMPLE_LEAD.test(shown.recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
+          if (exampleCandidate && shown.content && pending === '' && presentsExample(shown.recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
             // After prose that presents an example, markup is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });
             continue;

@@ -31,7 +31,7 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
       /** A bare JSON or Python call, no markup around it: words after it on its line always make it a quotation, so that is not asked of the parser. */
       plain?: boolean;
     }
-  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail' }
+  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail'; skip?: number }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }

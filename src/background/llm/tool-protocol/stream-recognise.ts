@@ -130,6 +130,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     }
     const fence = fenceOpening(text);
     if (fence === 'partial') return true;
+    // A fence labelled with another language may hold a call as JSON: held while its body has not shown otherwise.
+    if (fence && !CALL_FENCE_LANGS.test(fence.lang) && /^\s*(?:\[\s*)?(?:\{|$)/.test(text.slice(fence.body))) return true;
     if (fence && CALL_FENCE_LANGS.test(fence.lang)) {
       // A call fence whose body has not begun, or has begun with what may be a tool's name (Gemma's ```tool_code).
       const body = text.slice(fence.body);
@@ -219,10 +221,13 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
     const action = /^Action:[ \t]*\n/.exec(held);
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
-    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail' };
+    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail', skip: 1 };
     // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
     if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     const fence = fenceOpening(held);
+    if (fence && fence !== 'partial' && !CALL_FENCE_LANGS.test(fence.lang) && /^\s*\[?\s*\{/.test(held.slice(fence.body))) {
+      return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
+    }
     if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
       const body = held.slice(fence.body);
       const first = body.search(/\S/);

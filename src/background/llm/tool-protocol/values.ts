@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, strictify, withSingleBraces, withoutStrayClosers } from './json-repairs';
+import { closeOpen, escapeStrayQuotes, strictify, withJoinedStrings, withSingleBraces, withoutStrayClosers } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -140,8 +140,9 @@ export function parseLooseJson(text: string): Json | undefined {
   // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain;
   // and, in an object or a list of objects, a closing bracket written once too often (`[{…}}]`, Granite).
   else attempts.push(escapeStrayQuotes(trimmed), ...(CALL_SHAPED.test(trimmed) ? [withoutStrayClosers(strictify(trimmed))] : []));
-  // And an object whose braces were all written twice, copied from a prompt's escaped example.
+  // And an object whose braces were all written twice, copied from a prompt's escaped example; strings joined with `+`.
   if (trimmed.startsWith('{{')) attempts.push(strictify(withSingleBraces(trimmed)));
+  if (/"\s*\+\s*"/.test(trimmed)) attempts.push(withJoinedStrings(strictify(trimmed)));
   for (const attempt of attempts) {
     try {
       return JSON.parse(attempt) as Json;

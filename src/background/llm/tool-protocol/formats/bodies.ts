@@ -214,8 +214,10 @@ const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;
 
 export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders, closed = false): Attempt[] | undefined {
   const first = body.search(/\S/);
-  // A wrapper the reply ends in, empty or with a name only begun: cut off.
-  if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()))) return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
+  // A wrapper the reply ends in, empty, with a name only begun, or with a tag only begun (`<func`): cut off.
+  if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()) || /^<[^<>]{0,100}$/.test(body.trim()))) {
+    return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
+  }
   if (first === -1) return undefined;
   // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON), or after a tag of its own
   // (`<tool_call><tool>{…}`, MiMo): its content.

@@ -107,6 +107,12 @@ const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', '
 /** Prose that presents what follows as an example, not as the model's own call. */
 export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (?:look(?: like)?|be)\s*:?\s*$|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
 
+/**
+ * Words presenting code to the user (`Here is an updated version of the code:`): markup after them is what they
+ * present, unless the reply ends with it (the corrected call a repair turn asked for).
+ */
+export const PRESENTED_LEAD = /\b(?:updated|corrected|revised|improved|modified) version\b/i;
+
 function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
   const trimmed = body.trim();
   if (/^[[{]/.test(trimmed)) {
@@ -187,9 +193,16 @@ export const fenced: Detector = (ctx) => {
     const { start, end } = fence;
     const lead = ctx.text.slice(Math.max(previousEnd, start - 200), start);
     previousEnd = end;
-    // A call's fence opens with a short line (the stream filter decides on no more of it).
-    if (!CALL_LANGS.has(fence.lang.toLowerCase()) || fence.lineLength > MAX_CALL_FENCE_LINE) continue;
+    // A call's fence opens with a short line (the stream filter decides on no more of it). A fence labelled with another
+    // language holds a call only as JSON (Mistral 7B's ```lua around its call list).
+    const callLang = CALL_LANGS.has(fence.lang.toLowerCase());
+    if ((!callLang && !/^\s*[[{]/.test(fence.body)) || fence.lineLength > MAX_CALL_FENCE_LINE) continue;
     if (EXAMPLE_LEAD.test(lead)) continue;
+    if (!callLang) {
+      const calls = callsFromJson(parseLooseJson(fence.body.trim()), ctx.resolve);
+      if (calls?.length) spans.push({ start, end, calls });
+      continue;
+    }
     if (/^\s*TOOL_NAME:/.test(fence.body)) {
       const attempt = continueCall(ctx, fence.body, !/(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end)));
       if (attempt) spans.push(spanOf(start, end, [attempt]));

@@ -2,7 +2,7 @@
 import { attemptFromObject, attemptsFromJson, isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { JsonRunScan } from '../value-scans';
 import { invokesIn } from './tagged';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
@@ -244,7 +244,10 @@ export const harmony: Detector = (ctx) => {
     }
     covered = end;
     if (ctx.text.startsWith('<|call|>', end)) end += '<|call|>'.length;
-    spans.push(spanOf(m.index, end, [found.args ? named(ctx.resolve, name, found.args) : unknown ? { problem: 'unknown_tool', name } : { problem: found.problem!, name }], 'token'));
+    // A dispatcher as the recipient (`to=tool_use`) whose message is a whole call of an offered tool: that call.
+    const dispatched = unknown && found.args ? attemptFromObject(found.args as Json, ctx.resolve) : undefined;
+    const attempt = dispatched && isCall(dispatched) ? dispatched : found.args ? named(ctx.resolve, name, found.args) : unknown ? { problem: 'unknown_tool' as const, name } : { problem: found.problem!, name };
+    spans.push(spanOf(m.index, end, [attempt], 'token'));
   }
   // The spans with their tokens, in order, are passed over as the stripped headers are met.
   const withTokens = spans.length;

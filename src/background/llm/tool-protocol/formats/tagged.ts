@@ -43,11 +43,17 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
   const closeAt = body.search(/<\/function>/i);
   const inner = body.slice(head.index + head[0].length, closeAt === -1 ? undefined : closeAt);
   const open = atEnd && closeAt === -1;
+  // The reply ended inside a tag (`<parameter=`): the arguments were still being written.
+  if (open && /<[^<>]*$/.test(inner)) return { problem: 'cut_off', name: head[1] };
   if (/<parameter[\s=]/i.test(inner)) {
     const args = parametersOf(inner, open);
     return args ? named(ctx.resolve, head[1]!, args) : { problem: 'cut_off', name: head[1] };
   }
   if (!inner.trim()) return named(ctx.resolve, head[1]!, {});
+  // One element per argument, named as the tool declares them (`<path>.</path>`), as MiniMax writes them.
+  const elements = inner.trim().startsWith('<') ? elementArguments(ctx, inner, head[1]!) : undefined;
+  const declared = ctx.tools.schemaOf(ctx.resolve(head[1]!) ?? '')?.properties;
+  if (elements && declared && Object.keys(elements).every((k) => k in declared)) return named(ctx.resolve, head[1]!, elements);
   if (open && jsonEnding(inner.trim()) === 'cut') return { problem: 'cut_off', name: head[1] };
   const json = parseLooseJson(withoutStrayQuote(inner));
   if (!json || typeof json !== 'object' || Array.isArray(json)) return ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
