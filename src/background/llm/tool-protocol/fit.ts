@@ -83,6 +83,8 @@ function fit(value: unknown, schema: JsonSchema | undefined, depth: number): unk
     const out: Record<string, unknown> = {};
     for (const [written, v] of Object.entries(value)) {
       const k = declaredKey(written, props);
+      // A null for an argument the tool does not declare says nothing (FunctionGemma names every parameter it knows, `None` for those it does not use).
+      if (v === null && depth === 0 && props && !Object.hasOwn(props, k)) continue;
       out[k] = fit(v, props?.[k], depth + 1);
     }
     return out;

@@ -184,6 +184,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<｜tool▁call▁begin｜>', glued: true, sure: true, match: new RegExp(`^<${BAR}tool${SEP}call${SEP}begin${BAR}>`, 'i'), closer: () => tag(new RegExp(`<${BAR}tool${SEP}call${SEP}end${BAR}>`, 'i')) },
   { literal: '<|python_tag|>', glued: true, token: true, match: /^<\|python_tag\|>/, closer: (m) => ({ kind: 'json-run', run: new JsonRunScan(m[0].length) }) },
   { literal: '<tools>', glued: true, match: /^<tools>/i, closer: (m) => holdingValues(wrapper(/<\/tools>/i), m, /^<tools>/i) },
+  { literal: '<calls>', glued: true, match: /^<calls>/i, closer: (m) => holdingValues(wrapper(/<\/calls>/i), m, /^<calls>/i) },
   { literal: '<tool-use>', glued: true, match: /^<tool[-_]use>/i, closer: (m) => holdingValues(wrapper(/<\/tool[-_]use>/i), m, /^<tool[-_]use>/i) },
   { literal: '<tool_use>', glued: true, match: /^<tool_use>/i, closer: (m) => holdingValues(wrapper(/<\/tool_use>/i), m, /^<tool_use>/i) },
   { literal: '<tool_calls>', glued: true, match: /^<tool_calls>/i, closer: (m) => holdingValues(wrapper(/<\/tool_calls>/i), m, /^<tool_calls>/i) },

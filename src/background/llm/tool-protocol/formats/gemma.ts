@@ -221,14 +221,14 @@ class BodyReader {
     return undefined;
   }
 
-  /** A bare word up to the next `,`, `}` or `]`: a number, boolean or null as such, else the word as a string. */
+  /** A bare word up to the next `,`, `}` or `]`: a number, boolean or null as such (Python's `None` too), else the word as a string. */
   private bare(): Json | undefined {
     const from = this.i;
     while (this.i < this.limit && !',}]'.includes(this.text[this.i]!)) this.i++;
     if (this.i >= this.limit) return undefined;
     const word = this.text.slice(from, this.i).trim();
     if (!word || /[{[<>"']/.test(word)) return undefined;
-    const literal = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(word) ? parseLooseJson(word) : undefined;
+    const literal = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null|None)$/.test(word) ? parseLooseJson(word) : undefined;
     return literal !== undefined ? literal : word;
   }
 

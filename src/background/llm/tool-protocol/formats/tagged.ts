@@ -157,6 +157,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<function_?call[ \t]+(?=\{)/gi, close: /(?<=\})[ \t]*>/g, glue: 'tail' },
   { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
+  // xLAM-style fine-tunes (Hugging Face's cookbook): `<calls>` holding one call object per line.
+  { open: /<calls>/gi, close: /<\/calls>/gi, glue: 'tail' },
   { open: /<tool[-_]use>/gi, close: /<\/tool[-_]use>/gi, glue: 'tail' },
   { open: /<tool_calls>/gi, close: /<\/tool_calls>/gi, glue: 'tail' },
   { open: /\[TOOL_CALL\]/g, close: /\[\/TOOL_CALL\]/g, glue: 'tail' },
