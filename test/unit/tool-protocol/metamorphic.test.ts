@@ -71,6 +71,9 @@ const WHOLE_REPLY_ONLY = new Set([
   'round15: BFCL v1 open-mixtral-8x7b simple_37',
   'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_147 (AAFV run)',
   'round16: BFCL v3 Qwen2.5-7B-Instruct-leaderboard parallel_103',
+  // GLM-4's name line, as in round 13.
+  "round22: GLM-4-9B-chat native 'name newline JSON' call (only the first of the two asked for)",
+  "round22: GLM-4-9B-chat native 'name newline JSON' call with integer arguments",
 ]);
 
 describe('a line of prose before the call', () => {

@@ -42,6 +42,9 @@ const STRIPPED_HARMONY_PARTIAL = /^(?:assistant)?(?:commentary|analysis)[ \t]+to
 /** ReAct's action line, complete (formats/react.ts). */
 const REACT_ACTION = new RegExp(`^${ACTION_LINE.source}`);
 
+/** Each fixed opener's literal in lower case, by its index: looked at for every character that may open markup. */
+const LOWER_LITERALS = FIXED_OPENERS.map((o) => o.literal?.toLowerCase() ?? '\u0000');
+
 /** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
 const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
 const QWEN_AGENT_BRACKETED_HEAD = /^\[FUNCTION\][ \t]*:?[ \t]*[^\s[\]]{0,100}[ \t]*\r?\n?[ \t]*(?:\[(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
@@ -88,7 +91,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const couldOpen = (text: string, at: Position): boolean => {
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
-    if (FIXED_OPENERS.some((o) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && o.literal.toLowerCase().startsWith(lower))) return true;
+    if (FIXED_OPENERS.some((o, k) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && LOWER_LITERALS[k]!.startsWith(lower))) return true;
     if (!at.hidReasoning && (LONE_REASONING_OPENINGS.some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
