@@ -16,7 +16,7 @@ import { functionNamed, toolCallNamed } from './formats/attributed';
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
 import { react } from './formats/react';
-import { EXAMPLE_LEAD, fenced, findFences, PRESENTED_LEAD } from './formats/fenced';
+import { fenced, findFences, presentsExample } from './formats/fenced';
 import { gemma } from './formats/gemma';
 import { hunyuan } from './formats/hunyuan';
 import { kimiHeadless, kimiXtml } from './formats/kimi';
@@ -166,7 +166,7 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
     // presents unless the reply ends with it. The words leading into it, without the reasoning right before it (hidden,
     // it presents nothing to the user).
     const lead = leadInto(text, spans[i]!.start, reasoning);
-    if ((EXAMPLE_LEAD.test(lead) || PRESENTED_LEAD.test(lead)) && !endsReply(text, spans[j]!.end)) {
+    if (presentsExample(lead) && !endsReply(text, spans[j]!.end)) {
       i = j + 1;
       continue;
     }

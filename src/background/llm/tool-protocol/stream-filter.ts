@@ -13,16 +13,13 @@
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
 import { STRAY_CLOSER } from './scan';
-import { EXAMPLE_LEAD, PRESENTED_LEAD } from './formats/fenced';
+import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
 import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 import { turnEndHolder } from './turn-end';
-
-/** Prose that presents an example or code: markup after it is a call only if the message ends with it. */
-const presentsExample = (lead: string) => EXAMPLE_LEAD.test(lead) || PRESENTED_LEAD.test(lead);
 
 export interface ToolMarkupFilter {
   /** Text to show now. */

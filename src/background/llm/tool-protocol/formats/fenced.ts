@@ -113,6 +113,9 @@ export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|wo
  */
 export const PRESENTED_LEAD = /\b(?:updated|corrected|revised|improved|modified) version\b/i;
 
+/** Prose that presents an example or code: markup after it is a call only if the reply ends with it. */
+export const presentsExample = (lead: string) => EXAMPLE_LEAD.test(lead) || PRESENTED_LEAD.test(lead);
+
 function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
   const trimmed = body.trim();
   if (/^[[{]/.test(trimmed)) {
