@@ -32,4 +32,18 @@ describe('a <function=…> call glued to prose', () => {
     expect(squash(r.text)).toBe("I'll call:");
     expect(squash(streamThrough(output, TOOLS, size))).toBe("I'll call:");
   });
+
+  it.each([1, 3, 500])('left open with its JSON whole, then prose on lines below: the call, and the prose shown (%i-character chunks)', (size) => {
+    const output = 'Let me open it.\n<function=navigate>{"url": "https://example.com/a"}\n\nI will wait for the page to load.';
+    const r = parseToolCalls(output, TOOLS);
+    expect(r.calls).toEqual([{ name: 'navigate', arguments: { url: 'https://example.com/a' } }]);
+    expect(r.failures).toEqual([]);
+    expect(squash(r.text)).toBe('Let me open it. I will wait for the page to load.');
+    expect(squash(streamThrough(output, TOOLS, size))).toBe('Let me open it. I will wait for the page to load.');
+  });
+
+  it('left open with prose right after its JSON on the same line: no call runs', () => {
+    const r = parseToolCalls('<function=click>{"id": 4} and then I will scroll', TOOLS);
+    expect(r.calls).toEqual([]);
+  });
 });

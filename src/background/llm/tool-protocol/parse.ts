@@ -310,6 +310,18 @@ function withPositionalNamed(span: Span, schemaOf: SchemaOf): Span {
  * their arguments, which then shapes the values read from markup.
  */
 export function parseToolCalls(reply: string, tools: readonly ToolInput[]): ParseResult {
+  return readReply(reply, tools).result;
+}
+
+/**
+ * The stretches of the reply its text leaves out, in order: calls' and failed calls' markup, reasoning, template
+ * tokens; the end-of-turn tokens it closes with are not among them. For the stream filter.
+ */
+export function hiddenRegions(reply: string, tools: readonly ToolInput[]): [number, number][] {
+  return readReply(reply, tools).hidden;
+}
+
+function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseResult; hidden: [number, number][] } {
   // The reply is read without the end-of-turn tokens it closes with.
   const text = reply.slice(0, turnEndStart(reply));
   const fences = findFences(text);
@@ -353,10 +365,11 @@ export function parseToolCalls(reply: string, tools: readonly ToolInput[]): Pars
     ),
     tokens,
   ).map((s): [number, number] => [s.start, s.end]);
-  return {
+  const result = {
     calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(unwrappedArguments(c.arguments, table.schemaOf(c.name)), table.schemaOf(c.name)) }))),
     text: withoutSpans(text, removed),
     raw: calls.flatMap((s) => s.calls.map(() => text.slice(s.start, s.end))),
     failures: calls.flatMap((s) => (s.problems ?? []).map((p) => failureOf(p, text.slice(s.start, s.end)))),
   };
+  return { result, hidden: removed };
 }

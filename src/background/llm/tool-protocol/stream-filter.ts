@@ -119,7 +119,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     gluedAsked = false;
   };
 
-  const { holdsCalls, callsOnly, standsBeforeWords, standsBeforeGluedWord } = inPlaceReader(tools, shown);
+  const { holdsCalls, callsOnly, standsBeforeWords, standsBeforeGluedWord, shownPieces } = inPlaceReader(tools, shown);
 
   const open = (spec: CloserSpec): Closer => {
     const c = { ...spec, seen: 0, decided: OPEN } as Closer;
@@ -206,6 +206,12 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         } else {
           confirm();
           hide();
+          // Markup never closed may end before the reply does (`<function=f>{…}`, then prose on the lines below): what the
+          // parser shows of it is shown, when that is whole lines after the markup.
+          const pieces = shownPieces(held, closer.mid).filter(([from, to]) => held.slice(from, to).trim());
+          if (pieces.length && pieces[0]![0] > 0 && pieces.every(([from, to]) => /^[ \t]*\r?\n/.test(held.slice(from, to)))) {
+            for (const [from, to] of pieces) out += show(held.slice(from, to));
+          }
         }
         held = '';
         closer = undefined;

@@ -8,7 +8,7 @@ import { FENCED_WRAPPERS } from './formats/fenced';
 import { ACTION_LINE, namesNoTool } from './formats/react';
 import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
-import { parseToolCalls } from './parse';
+import { hiddenRegions, parseToolCalls } from './parse';
 import type { ShownText } from './stream-shown';
 import { createToolTable, nameKey, toolNameOf, type ToolInput } from './tools';
 
@@ -259,8 +259,22 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
 
 /** Reads a finished stretch just after what was shown, as the parser reads it in the whole reply. */
 export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
-  const parseInPlace = (stretch: string, mid: boolean) => parseToolCalls(`${shown.recent.slice(-200)}${shown.lineBlank || mid ? '' : '\n'}${stretch}`, tools);
+  const before = (mid: boolean) => `${shown.recent.slice(-200)}${shown.lineBlank || mid ? '' : '\n'}`;
+  const parseInPlace = (stretch: string, mid: boolean) => parseToolCalls(`${before(mid)}${stretch}`, tools);
   return {
+    /** Where the stretch holds what the parser shows as text, read in place (markup, reasoning and template tokens left out). */
+    shownPieces: (stretch: string, mid = false): [number, number][] => {
+      const lead = before(mid);
+      const pieces: [number, number][] = [];
+      let at = 0;
+      for (const [start, end] of hiddenRegions(`${lead}${stretch}`, tools)) {
+        const from = Math.max(0, start - lead.length);
+        if (from > at) pieces.push([at, from]);
+        at = Math.max(at, end - lead.length);
+      }
+      if (at < stretch.length) pieces.push([at, stretch.length]);
+      return pieces;
+    },
     /** Whether the stretch holds calls, failed calls or reasoning (else it is released as text). */
     holdsCalls: (stretch: string, mid = false) => {
       if (REASONING.test(stretch)) return true;

@@ -257,24 +257,66 @@ export const wrapped: Detector = (ctx) => {
   return spans;
 };
 
+/**
+ * Each `<function=name>` with its body: up to its closing tag, or the wrapper's when the model wrote that instead
+ * (`… True </tool_call>`, Qwen3-Coder on Ollama), or the end of the reply. Left open, a body whose JSON is whole
+ * and has prose on the lines below it (`… I will wait for the result.`) ends with the JSON: the prose is the
+ * model's words, and a later `<function=` is read again.
+ */
+function* functionTags(text: string): Generator<[number, number]> {
+  const tag = /<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|(?=<\/tool_call>)|$)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = tag.exec(text))) {
+    const end = m.index + m[0].length;
+    if (end < text.length || /<\/function>$/i.test(m[0])) {
+      yield [m.index, end];
+      continue;
+    }
+    // No closing tag follows: every later body runs to the end too, unless its JSON ends first.
+    const opening = /<function=[^>\s]{1,100}>/gi;
+    opening.lastIndex = m.index;
+    let o: RegExpExecArray | null;
+    while ((o = opening.exec(text))) {
+      const cut = jsonThenProse(text, o.index + o[0].length);
+      yield [o.index, cut === -1 ? text.length : cut];
+      if (cut === -1) return;
+      opening.lastIndex = cut;
+    }
+    return;
+  }
+}
+
+/** Just past a whole JSON value at `from` (and a stray quote after it) when prose follows on a line below; else -1. */
+function jsonThenProse(text: string, from: number): number {
+  let first = from;
+  while (first < text.length && /\s/.test(text[first]!)) first++;
+  if (text[first] !== '{' && text[first] !== '[') return -1;
+  let end = matchBracket(text, first);
+  if (end === -1) return -1;
+  if (text[end] === '"') end++;
+  const prose = /[ \t]*\r?\n\s*[^\s<]/y;
+  prose.lastIndex = end;
+  return prose.test(text) ? end : -1;
+}
+
 /** `<function=name>…</function>` outside a wrapper (Llama 3.1, bare Qwen3-Coder), cut or not; also its broken forms. */
 export const functionTag: Detector = (ctx) => {
   const spans: Span[] = [...brokenFunctionTags(ctx)];
-  // Up to its closing tag, or the wrapper's when the model wrote that instead (`… True </tool_call>`, Qwen3-Coder on Ollama).
-  for (const m of matchesOf(/<function=[^>\s]{1,100}>[\s\S]*?(?:<\/function>|(?=<\/tool_call>)|$)/gi, ctx.text)) {
-    if (ctx.isProtected(m.index)) continue;
-    const atEnd = m.index + m[0].length === ctx.text.length && !/<\/function>$/i.test(m[0]);
-    const call = functionCall(ctx, m[0], atEnd);
+  for (const [start, stop] of functionTags(ctx.text)) {
+    if (ctx.isProtected(start)) continue;
+    const body = ctx.text.slice(start, stop);
+    const atEnd = stop === ctx.text.length && !/<\/function>$/i.test(body);
+    const call = functionCall(ctx, body, atEnd);
     // It may be glued to the words before it (`Computing result<function=calc>…</function>`), like
     // `<tool_call>`; glued and still open at the end, it was cut off (the streaming filter hides it too).
-    let before = m.index;
+    let before = start;
     while (ctx.text[before - 1] === ' ' || ctx.text[before - 1] === '\t') before--;
     const glued = before > 0 && ctx.text[before - 1] !== '\n';
     // The wrapper's closing tag left after it, its opening stripped by the server (`…</function>\n</tool_call>`), belongs to the call.
-    const stray = atEnd ? null : STRAY_CLOSER.exec(ctx.text.slice(m.index + m[0].length, m.index + m[0].length + 64));
-    const end = m.index + m[0].length + (stray ? stray[0].length : 0);
-    if (call && glued && atEnd) spans.push(spanOf(m.index, end, [{ problem: 'cut_off', name: call.name }], 'tail'));
-    else if (call) spans.push(spanOf(m.index, end, [call], atEnd ? undefined : 'tail'));
+    const stray = atEnd ? null : STRAY_CLOSER.exec(ctx.text.slice(stop, stop + 64));
+    const end = stop + (stray ? stray[0].length : 0);
+    if (call && glued && atEnd) spans.push(spanOf(start, end, [{ problem: 'cut_off', name: call.name }], 'tail'));
+    else if (call) spans.push(spanOf(start, end, [call], atEnd ? undefined : 'tail'));
   }
   return spans;
 };
