@@ -125,8 +125,8 @@ export function positionalArguments(args: Record<string, unknown>, schema: Retur
   return named;
 }
 
-/** The keys a call's name is read from, in the order they are tried. */
-export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func'];
+/** The keys a call's name is read from, in the order they are tried (`_name`: TGI's grammar, the arguments beside it). */
+export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func', '_name'];
 
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
@@ -205,7 +205,7 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
   if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve, schemaOf);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
-  const rawName = fn?.name ?? NAME_KEYS.map((k) => value[k]).find((v) => v !== undefined && v !== null);
+  const rawName = fn?.name ?? fn?._name ?? NAME_KEYS.map((k) => value[k]).find((v) => v !== undefined && v !== null);
   if (typeof rawName !== 'string') return toolKeyed(value, resolve);
   // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
   const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);

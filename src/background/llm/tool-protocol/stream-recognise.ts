@@ -5,6 +5,7 @@
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
 import { FENCED_WRAPPERS } from './formats/fenced';
+import { CALL_TAG_NAME } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
 import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
@@ -121,6 +122,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (FUNCTIONARY_HEADER.test(text) && text.length < 200 && !text.includes('<|content|>')) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
+    // A tag whose name may still say it holds calls (`<call>`, `<action>`), until its `>`.
+    const callTag = /^<([a-z][\w-]{0,40})(>?)$/i.exec(text);
+    if (callTag && (!callTag[2] || CALL_TAG_NAME.test(callTag[1]!))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (text[0] === '{' || text[0] === '[') {
       // Qwen's `[Calling tool: name(…)]`: held while it may still become one.
@@ -205,6 +209,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!lineStart || at.lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
+    // A tag no template names whose name says it holds calls (`<call>`, `<action>`): hidden if the parser reads calls in it.
+    const unnamed = /^<([a-z][\w-]{0,40})>/i.exec(held);
+    if (unnamed && CALL_TAG_NAME.test(unnamed[1]!)) return wrapper(new RegExp(`</${escapeRegExp(unnamed[1]!)}\\s*>`, 'i'), unnamed[0].length);
     if (toolKeyedJson.test(held)) return { kind: 'balanced', plain: true };
     // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };

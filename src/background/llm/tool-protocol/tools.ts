@@ -25,6 +25,11 @@ export interface ToolTable {
   schemaOf(name: string): JsonSchema | undefined;
 }
 
+/** Whether a tool's schema names arguments it requires: a call to it that the reply ended before any arguments is cut off. */
+export function requiresArguments(schema: JsonSchema | undefined): boolean {
+  return Array.isArray(schema?.required) && schema.required.length > 0;
+}
+
 /** Tool names are matched case-insensitively, with `-` for `_`, and without a `functions.` or `tools.` prefix. */
 export function nameKey(name: string): string {
   return name.toLowerCase().replace(/-/g, '_');

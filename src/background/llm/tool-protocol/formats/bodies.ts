@@ -8,6 +8,7 @@
 import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
+import { requiresArguments } from '../tools';
 
 /** The name a broken JSON call gives, if one can be read. */
 export function nameIn(body: string): string | undefined {
@@ -216,7 +217,9 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   const first = body.search(/\S/);
   // A wrapper the reply ends in, empty, with a name only begun, or with a tag only begun (`<func`): cut off.
   if (atEnd && (first === -1 || /^[\w.-]{1,100}$/.test(body.trim()) || /^<[^<>]{0,100}$/.test(body.trim()))) {
-    return ctx.resolve(body.trim()) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off' }];
+    // A name alone is a call to a tool that takes no arguments; one that requires some was cut before they came.
+    const name = ctx.resolve(body.trim());
+    return name && !requiresArguments(ctx.tools.schemaOf(name)) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off', ...(name ? { name } : {}) }];
   }
   if (first === -1) return undefined;
   // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON), or after a tag of its own

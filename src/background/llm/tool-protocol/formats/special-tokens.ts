@@ -232,13 +232,17 @@ export const harmony: Detector = (ctx) => {
   for (const m of matchesOf(HEAD, ctx.text)) {
     const rawName = m[1] ?? m[2];
     if (!rawName || m.index < covered || ctx.isProtected(m.index)) continue;
-    const found = jsonArgumentsAt(ctx.text, m.index + m[0].length);
+    // The message may start on a line of its own (gpt-oss-20b on MLX).
+    let body = m.index + m[0].length;
+    while (/\s/.test(ctx.text[body] ?? '')) body++;
+    const found = jsonArgumentsAt(ctx.text, body);
     // Arguments left open run to the end of the reply: what follows is inside them.
     const name = recipientName(ctx, rawName);
     // A recipient that is no offered tool (a built-in such as `container.exec`): its whole message is the unknown call.
     const unknown = !ctx.resolve(name) && name !== 'assistant';
     let end = found.end;
-    if (unknown && !found.args) {
+    // A message that is no JSON, or to a recipient that is no offered tool, is the call whole, up to its end.
+    if (!found.args && found.problem !== 'cut_off') {
       const stop = ctx.text.slice(found.end).search(/<\|(?:call|end|start)\|>/);
       end = stop === -1 ? ctx.text.length : found.end + stop;
     }

@@ -3,11 +3,12 @@
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
  * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`, ModelScopeGPT `<|startofthink|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
-import { matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { isCall, matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
 import { readBody, type BodyReaders } from './bodies';
+import { requiresArguments } from '../tools';
 
 /**
  * `<parameter=p>v</parameter>` (Qwen3-Coder) or `<parameter name="p">v</parameter>` (invoke). A
@@ -49,15 +50,37 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
     const args = parametersOf(inner, open);
     return args ? named(ctx.resolve, head[1]!, args) : { problem: 'cut_off', name: head[1] };
   }
-  if (!inner.trim()) return named(ctx.resolve, head[1]!, {});
+  if (!inner.trim()) {
+    // Left open with no arguments yet: cut off, unless the tool takes none.
+    const name = open ? ctx.resolve(head[1]!) : undefined;
+    return name && requiresArguments(ctx.tools.schemaOf(name)) ? { problem: 'cut_off', name: head[1] } : named(ctx.resolve, head[1]!, {});
+  }
+  const declared = ctx.tools.schemaOf(ctx.resolve(head[1]!) ?? '')?.properties;
+  const nameless = declared ? namelessParameters(inner, declared) : undefined;
+  // Its last value may have been cut when the reply ends inside the call.
+  if (nameless) return open ? { problem: 'cut_off', name: head[1] } : named(ctx.resolve, head[1]!, nameless);
   // One element per argument, named as the tool declares them (`<path>.</path>`), as MiniMax writes them.
   const elements = inner.trim().startsWith('<') ? elementArguments(ctx, inner, head[1]!) : undefined;
-  const declared = ctx.tools.schemaOf(ctx.resolve(head[1]!) ?? '')?.properties;
   if (elements && declared && Object.keys(elements).every((k) => k in declared)) return named(ctx.resolve, head[1]!, elements);
   if (open && jsonEnding(inner.trim()) === 'cut') return { problem: 'cut_off', name: head[1] };
   const json = parseLooseJson(withoutStrayQuote(inner));
   if (!json || typeof json !== 'object' || Array.isArray(json)) return ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
   return named(ctx.resolve, head[1]!, json);
+}
+
+/**
+ * `<parameter>city</parameter>⏎Seoul⏎<parameter>unit</parameter>⏎celsius` (Qwen2.5 writing Qwen3-Coder's format): each
+ * tag holds a declared parameter's name, its value the text after it. Undefined for any other body.
+ */
+function namelessParameters(inner: string, declared: Record<string, unknown>): Record<string, unknown> | undefined {
+  const parts = inner.split(/<parameter>[ \t]*([\w.-]{1,100})[ \t]*<\/parameter>/i);
+  if (parts.length < 3 || parts[0]!.trim()) return undefined;
+  const args: Record<string, unknown> = {};
+  for (let k = 1; k < parts.length; k += 2) {
+    if (!(parts[k]! in declared)) return undefined;
+    args[parts[k]!] = new XmlNode(parts[k + 1]!, 'blanks');
+  }
+  return args;
 }
 
 /**
@@ -142,6 +165,8 @@ interface Wrapper {
   pairAnywhere?: boolean;
   /** Left open, it ends where the reasoning it was opened in ends (`</think>`): Qwen3 opens a call before closing its reasoning. */
   endsWithReasoning?: boolean;
+  /** A tag no template names (`unnamedWrapped`): a wrapper only around calls, on lines of its own. */
+  unnamed?: boolean;
 }
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
@@ -224,37 +249,90 @@ function reasoningEndIn(text: string, closes: { at: number[]; next: number }, fr
  */
 export const wrapped: Detector = (ctx) => {
   const spans: Span[] = [];
-  let thinkCloses: { at: number[]; next: number } | undefined;
+  const thinkCloses = lazyThinkCloses(ctx.text);
   for (const w of WRAPPERS) {
     const opens = [...matchesOf(w.open, ctx.text)].filter((m) => !ctx.isProtected(m.index));
-    if (!opens.length) continue;
-    const closes = w.close ? [...matchesOf(w.close, ctx.text)] : [];
-    let c = 0;
-    for (const [n, m] of opens.entries()) {
-      const from = m.index + m[0].length;
-      while (c < closes.length && closes[c]!.index < from) c++;
-      const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
-      // A closing marker inside a value (a JSON string, a GLM value) does not end the call: take the next (a few at most).
-      for (let tries = 0; tries < 4 && c + 1 < closes.length && closes[c + 1]!.index < nextOpen && closes[c] && unfinished(ctx.text.slice(from, closes[c]!.index)); tries++) c++;
-      const close = closes[c];
-      const closed = close !== undefined && close.index < nextOpen;
-      const reasoningEnd = closed || !w.endsWithReasoning ? -1 : reasoningEndIn(ctx.text, (thinkCloses ??= { at: [...matchesOf(/<\/think>/g, ctx.text)].map((c) => c.index), next: 0 }), from, nextOpen);
-      const limit = closed ? close.index : reasoningEnd !== -1 ? reasoningEnd : nextOpen;
-      const atEnd = !closed && limit === ctx.text.length;
-      // A closing tag the reply ended inside (`…)</tool_`) is no part of the body.
-      const body = atEnd ? ctx.text.slice(from, limit).replace(CUT_CLOSING_TAG, '') : ctx.text.slice(from, limit);
-      const attempts = readBody(ctx, body, atEnd, readers(ctx), closed);
-      // "<tool_call>" followed by prose is talk about the tag.
-      if (!attempts) continue;
-      // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
-      const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
-      // GLM's argument tokens make `<tool_call>` a special-token pair too.
-      const anywhere = closed && (w.pairAnywhere || isBlock(body) || SPECIAL_ARGUMENT_TOKEN.test(body));
-      // Closed and starting its line, any wrapper may have words after it, as a special token may (Qwen2.5-Coder's `<tools>…</tools> Done.`).
-      spans.push(spanOf(m.index, closed ? close.index + close[0].length : jsonEnd !== -1 ? from + jsonEnd : limit, attempts, anywhere ? 'anywhere' : closed ? 'token' : w.glue));
-    }
+    if (opens.length) spans.push(...wrapperSpans(ctx, w, opens, thinkCloses));
   }
   return spans;
+};
+
+/** The text's `</think>`s, found when first asked for, with the first not yet passed. */
+function lazyThinkCloses(text: string): () => { at: number[]; next: number } {
+  let closes: { at: number[]; next: number } | undefined;
+  return () => (closes ??= { at: [...matchesOf(/<\/think>/g, text)].map((c) => c.index), next: 0 });
+}
+
+/** The spans of one wrapper's openings (`opens`, in order), each read up to its closing marker, the next opening, or the end. */
+function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecArray[], thinkCloses: () => { at: number[]; next: number }): Span[] {
+  const spans: Span[] = [];
+  const closes = w.close ? [...matchesOf(w.close, ctx.text)] : [];
+  let c = 0;
+  for (const [n, m] of opens.entries()) {
+    const from = m.index + m[0].length;
+    while (c < closes.length && closes[c]!.index < from) c++;
+    const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
+    // A closing marker inside a value (a JSON string, a GLM value) does not end the call: take the next (a few at most).
+    for (let tries = 0; tries < 4 && c + 1 < closes.length && closes[c + 1]!.index < nextOpen && closes[c] && unfinished(ctx.text.slice(from, closes[c]!.index)); tries++) c++;
+    const close = closes[c];
+    const closed = close !== undefined && close.index < nextOpen;
+    const reasoningEnd = closed || !w.endsWithReasoning ? -1 : reasoningEndIn(ctx.text, thinkCloses(), from, nextOpen);
+    const limit = closed ? close.index : reasoningEnd !== -1 ? reasoningEnd : nextOpen;
+    const atEnd = !closed && limit === ctx.text.length;
+    // A closing tag the reply ended inside (`…)</tool_`) is no part of the body.
+    const body = atEnd ? ctx.text.slice(from, limit).replace(CUT_CLOSING_TAG, '') : ctx.text.slice(from, limit);
+    const attempts = readBody(ctx, body, atEnd, readers(ctx), closed);
+    // "<tool_call>" followed by prose is talk about the tag.
+    if (!attempts) continue;
+    const end = closed ? close.index + close[0].length : limit;
+    if (w.unnamed) {
+      // A tag no template names is a wrapper only around calls of offered tools (or one the reply ended inside), on lines of its own;
+      // around a name alone it is an element naming the tool (`<tool>bash</tool>`, then its arguments in another).
+      if (/^[\w.:-]*$/.test(body.trim())) continue;
+      if (attempts.every((a) => isCall(a) || (atEnd && a.problem === 'cut_off' && a.name !== undefined && ctx.resolve(a.name)))) spans.push(spanOf(m.index, end, attempts));
+      continue;
+    }
+    // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
+    const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
+    // GLM's argument tokens make `<tool_call>` a special-token pair too.
+    const anywhere = closed && (w.pairAnywhere || isBlock(body) || SPECIAL_ARGUMENT_TOKEN.test(body));
+    // Closed and starting its line, any wrapper may have words after it, as a special token may (Qwen2.5-Coder's `<tools>…</tools> Done.`).
+    spans.push(spanOf(m.index, jsonEnd !== -1 ? from + jsonEnd : end, attempts, anywhere ? 'anywhere' : closed ? 'token' : w.glue));
+  }
+  return spans;
+}
+
+/**
+ * A tag's name that says it holds calls (`<call>`, `<action>`, `<api_call>`, `<execute>`, `<fn_call>`), as fine-tuned
+ * models' own formats name their wrappers; not one that holds results, definitions or examples.
+ */
+export const CALL_TAG_NAME = /^(?=[\w-]*(?:call|tool|func|fn|action|invoke|exec|command|cmd))(?![\w-]*(?:respon|result|output|observ|return|defin|spec|schema|list|avail|desc|exampl|sample|doc|hint|instruct|prompt|usage|help|info))[a-z][a-z0-9]*(?:[_-][a-z0-9]+){0,3}$/i;
+
+/** At most this many tag names no template names are read as wrappers in one reply: each costs a pass over the text. */
+const MAX_UNNAMED_WRAPPERS = 8;
+
+/**
+ * Call wrappers no template names: a tag whose name says it holds calls (CALL_TAG_NAME), holding only calls of
+ * offered tools, on lines of its own (`<call>[get_weather(city="Paris")]</call>`, `<action>⏎{…}⏎</action>`).
+ */
+export const unnamedWrapped: Detector = (ctx) => {
+  const byName = new Map<string, RegExpExecArray[]>();
+  const passed = new Set<string>();
+  for (const m of matchesOf(/<([a-z][\w-]{0,40})>/gi, ctx.text)) {
+    const name = m[1]!.toLowerCase();
+    if (passed.has(name) || ctx.isProtected(m.index)) continue;
+    const opens = byName.get(name);
+    if (opens) opens.push(m);
+    // A tag named as an offered tool is that tool's call (formats/xml-tags.ts); a template's wrapper is read as one.
+    else if (!CALL_TAG_NAME.test(name) || ctx.resolve(name) || byName.size >= MAX_UNNAMED_WRAPPERS || WRAPPERS.some((w) => new RegExp(`^${w.open.source}$`, 'i').test(m[0]))) passed.add(name);
+    else byName.set(name, [m]);
+  }
+  const thinkCloses = lazyThinkCloses(ctx.text);
+  const spans: Span[] = [];
+  for (const [name, opens] of byName) {
+    spans.push(...wrapperSpans(ctx, { open: /(?!)/, close: new RegExp(`</${name}\\s*>`, 'gi'), glue: 'tail', unnamed: true }, opens, thinkCloses));
+  }
+  return spans.sort((a, b) => a.start - b.start);
 };
 
 /**
