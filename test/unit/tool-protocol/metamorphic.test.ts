@@ -58,6 +58,8 @@ const WHOLE_REPLY_ONLY = new Set([
   'round13: Meta-Llama-3-8B-Instruct (prompt mode) BFCL relevance_48: leaked <|start_header_id|> token glued to a pythonic call with year=None',
   'round13: NexusRaven-V2-13B BFCL executable_simple_69: one pythonic call ending in a semicolon',
   'round13: NexusRaven-V2-13B BFCL parallel_function_60: three pythonic calls separated by semicolons, dotted name',
+  'round23: BFCL v1 2024-07-25 Nexusflow-Raven-v2 parallel_function_1',
+  'round23: BFCL v1 2024-07-25 Nexusflow-Raven-v2 multiple_function_2',
   'round13: gemma-7b-it (prompt mode) BFCL simple_258: bare pythonic call, then a prose explanation',
   'round13: glm-4-9b-chat BFCL parallel_function_187: GLM-4 native name line + JSON with a boolean',
   'round13: glm-4-9b-chat BFCL simple_315: GLM-4 native: function name on its own line, JSON arguments on the next',
