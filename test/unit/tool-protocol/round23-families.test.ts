@@ -1,8 +1,10 @@
 /**
  * Where the fixes from the twenty-third held-out round stop: TGI's grammar JSON (`{"function": {"_name": …}}`); a call
  * to a tool that requires arguments cut before any came; Qwen2.5 writing Qwen3-Coder's format with nameless
- * `<parameter>` tags; a harmony message that starts on a line of its own; and call wrappers no template names
- * (`<call>`, `<action>`, `<api_call>`), read only around calls of offered tools.
+ * `<parameter>` tags; a harmony message that starts on a line of its own; call wrappers no template names
+ * (`<call>`, `<action>`, `<api_call>`), read only around calls of offered tools; a call written as XML elements with
+ * no wrapper (`<tool>bash</tool>` then `<parameter>{…}</parameter>`); and a JSON string whose backslashes were never
+ * escaped (a Windows path).
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
 import { expectNoCall, expectReadAs } from '../../support/stream-through';
@@ -102,8 +104,8 @@ describe('call wrappers no template names', () => {
     ], '');
   });
 
-  test('around the name of a tool alone: an element naming it, no call', () => {
-    expectNoCall('I will run it.\n\n<tool>bash</tool>\n<parameter>{"command": "date"}</parameter>', TOOLS);
+  test('around the name of a tool alone, no arguments after it: an element naming it, no call', () => {
+    expectNoCall('The tool I would use is\n<tool>bash</tool>\nbut it is not needed here.', TOOLS);
   });
 
   test.each(['b', 'code', 'output', 'tool_response', 'result', 'example', 'answer'])('<%s> (a name that holds no calls) around call JSON on one line: prose', (tag) => {
@@ -120,5 +122,47 @@ describe('call wrappers no template names', () => {
 
   test('around a call of a tool that is not offered: no call runs', () => {
     expect(parseToolCalls('<call>{"name": "delete_everything", "arguments": {}}</call>', TOOLS).calls).toEqual([]);
+  });
+});
+
+describe('a call written as XML elements, no wrapper around them', () => {
+  test("the tool's name, then its JSON arguments in a <parameter>, after prose: the call, the prose shown", () => {
+    expectReadAs('I will run that command for you.\n\n<tool>bash</tool>\n<parameter>{"command": "date +%s"}</parameter>\n\n', TOOLS, [{ name: 'bash', arguments: { command: 'date +%s' } }], 'I will run that command for you.');
+  });
+
+  test("after the server's element, closed by a wrapper's tag it never opened: the call", () => {
+    expectReadAs("I'll read the file.\n\n<server>filesystem</server>\n<tool>read_file</tool>\n<arguments>{\"path\": \"notes.md\"}</arguments>\n</tool_call>", TOOLS, [
+      { name: 'read_file', arguments: { path: 'notes.md' } },
+    ], "I'll read the file.");
+  });
+
+  test('an invented type/input pair after a call id: the call', () => {
+    expectReadAs('<tool_call_id>call_1</tool_call_id>\n<tool_call_type>bash</tool_call_type>\n<tool_input>{"command":"ls"}</tool_input>', TOOLS, [{ name: 'bash', arguments: { command: 'ls' } }], '');
+  });
+
+  test('naming no offered tool: prose', () => {
+    expectNoCall('<name>Alice</name>\n<arguments>{"age": 3}</arguments>', TOOLS);
+  });
+
+  test('the arguments element cut before it closed: cut off, never run', () => {
+    const result = parseToolCalls('<tool>bash</tool>\n<parameter>{"command": "rm -', TOOLS);
+    expect(result.calls).toEqual([]);
+    expect(result.failures.map((f) => f.problem)).toEqual(['cut_off']);
+  });
+
+  test('a name element alone in prose is shown as soon as a line of prose follows it', () => {
+    expectNoCall('<name>Alice</name>\nShe is three.', TOOLS);
+  });
+});
+
+describe('a JSON string whose backslashes were never escaped', () => {
+  test('a Windows path with \\t in it: every backslash kept, no tab', () => {
+    expect(parseToolCalls('{"name": "read_file", "arguments": {"path": "C:\\Users\\me\\Desktop\\test.txt"}}', TOOLS).calls).toEqual([
+      { name: 'read_file', arguments: { path: 'C:\\Users\\me\\Desktop\\test.txt' } },
+    ]);
+  });
+
+  test('a string with only escapes JSON knows keeps them', () => {
+    expect(parseToolCalls('{"name": "bash", "arguments": {"command": "printf \'a\\tb\'"}}', TOOLS).calls).toEqual([{ name: 'bash', arguments: { command: "printf 'a\tb'" } }]);
   });
 });

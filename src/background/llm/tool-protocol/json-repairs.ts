@@ -26,6 +26,12 @@ export function closeOpen(text: string): string {
 
 const WORD = /[A-Za-z_][\w-]*/y;
 
+/** Whether the backslash at `at` begins an escape JSON knows. */
+function validEscape(text: string, at: number): boolean {
+  const next = text[at + 1]!;
+  return /["\\/bfnrt]/.test(next) || (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6)));
+}
+
 /** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
 export function strictify(text: string): string {
   let out = '';
@@ -33,13 +39,20 @@ export function strictify(text: string): string {
   while (i < text.length) {
     const ch = text[i]!;
     if (ch === '"' || ch === "'") {
+      // A backslash JSON cannot escape with (a Windows path's `C:\Users`) is the backslash itself: the only reading. A string
+      // holding one was written with its backslashes unescaped, so they all are (`C:\Users\me\test.txt`, not a tab).
+      let raw = false;
+      for (let k = i + 1; k < text.length && text[k] !== ch; k++) {
+        if (text[k] !== '\\' || k + 1 >= text.length) continue;
+        raw ||= text[k + 1] !== "'" && !validEscape(text, k);
+        k++;
+      }
       let j = i + 1;
       let body = '';
       while (j < text.length && text[j] !== ch) {
         if (text[j] === '\\' && j + 1 < text.length) {
-          // A backslash JSON cannot escape with (a Windows path's `C:\Users`) is the backslash itself: the only reading.
-          const valid = /["\\/bfnrt]/.test(text[j + 1]!) || (text[j + 1] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 2, j + 6)));
-          body += text[j + 1] === "'" ? "'" : valid ? text.slice(j, j + 2) : `\\\\${text[j + 1]}`;
+          const next = text[j + 1]!;
+          body += next === "'" ? "'" : next === '"' || next === '\\' || (!raw && validEscape(text, j)) ? text.slice(j, j + 2) : `\\\\${next}`;
           j += 2;
           continue;
         }
@@ -99,7 +112,11 @@ export function escapeStrayQuotes(text: string): string {
   return out;
 }
 
-/** JSON without the closing brackets that close nothing open or the wrong kind of bracket (strings double-quoted, as after `strictify`). */
+/**
+ * JSON without the closing brackets that close nothing open or the wrong kind of bracket (strings double-quoted, as after
+ * `strictify`); a closing bracket of one opened further out closes the ones in between first (`[{"name": …, "arguments": {…}]`,
+ * Mistral 7B writing one `}` too few: its arguments are complete, and the list's `]` shows where the call ends).
+ */
 export function withoutStrayClosers(text: string): string {
   const open: string[] = [];
   let out = '';
@@ -114,7 +131,12 @@ export function withoutStrayClosers(text: string): string {
     else if (ch === '{' || ch === '[') open.push(ch === '{' ? '}' : ']');
     else if (ch === '}' || ch === ']') {
       if (open.at(-1) === ch) open.pop();
-      else {
+      else if (open.includes(ch)) {
+        out += text.slice(from, i);
+        while (open.at(-1) !== ch) out += open.pop();
+        open.pop();
+        from = i;
+      } else {
         out += text.slice(from, i);
         from = i + 1;
       }

@@ -24,7 +24,7 @@ import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
-import { dsml, functionTag, invoke, unnamedWrapped, wrapped } from './formats/tagged';
+import { dsml, elementCalls, functionTag, invoke, unnamedWrapped, wrapped } from './formats/tagged';
 import { qwenAgent } from './formats/qwen-agent';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
@@ -39,7 +39,7 @@ import { positionalKey } from './values';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, qwenAgent, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, unnamedWrapped, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, qwenAgent, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
 
 /** Spans whose calls count once lose them when later spans hold the same calls; their markup stays hidden. */
 function countedOnce(spans: Span[]): Span[] {

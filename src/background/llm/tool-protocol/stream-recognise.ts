@@ -5,7 +5,7 @@
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
 import { FENCED_WRAPPERS } from './formats/fenced';
-import { CALL_TAG_NAME } from './formats/tagged';
+import { ARGUMENTS_ELEMENTS, CALL_TAG_NAME, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
 import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
@@ -56,6 +56,10 @@ const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i;
 /** The lone reasoning closers a held text may grow into (`</think:suffix>` is matched apart), lower-cased as the held text is. */
 const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</seed:think>', ...LONE_REASONING_TOKENS].map((t) => t.toLowerCase());
 
+/** A call written as XML elements without a wrapper, up to its arguments' element (formats/tagged.ts `elementCalls`). */
+const ELEMENT_CALL_HEAD = new RegExp(`^(?:<(${LEAD_ELEMENTS})>[^<\\n]{0,200}<\\/\\1>\\s*)*<(${NAME_ELEMENTS})>[ \\t]*([\\w.:-]{1,100})[ \\t]*<\\/\\2>(\\s*<(?:(${ARGUMENTS_ELEMENTS})>)?)?`, 'i');
+const ELEMENT_CALL_START = new RegExp(`^<(?:${LEAD_ELEMENTS}|${NAME_ELEMENTS})>`, 'i');
+
 /** The call wrappers a fence opening the reply may hold, as the parser unwraps them. */
 const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
 
@@ -87,6 +91,21 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     return id !== null && (id[0].length === rest.length || (/\d/.test(id[0]) && '<|tool_call_argument_begin|>'.startsWith(rest.slice(id[0].length))));
   };
   const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
+
+  /**
+   * A call written as XML elements at the start of `text`: how it closes once its arguments' element opened, `maybe`
+   * while it may still become one (held: its name's element or the arguments' still arriving), else undefined.
+   */
+  const elementCall = (text: string): CloserSpec | 'maybe' | undefined => {
+    if (!ELEMENT_CALL_START.test(text)) return undefined;
+    const head = ELEMENT_CALL_HEAD.exec(text);
+    if (!head) return text.length < 400 && !/\n[ \t]*[^\s<]/.test(text) ? 'maybe' : undefined;
+    if (!table.resolve(head[3]!)) return undefined;
+    if (head[5]) return wrapper(new RegExp(`</${head[5]}>(?:\\s*</tool_call>)?`, 'i'));
+    // After the name's element, blanks and what may still become the arguments' opening tag.
+    const rest = text.slice(head[0].length - (head[4]?.length ?? 0)).trimStart().toLowerCase();
+    return rest.length < 20 && ARGUMENTS_ELEMENTS.split('|').some((t) => `<${t}>`.startsWith(rest)) ? 'maybe' : undefined;
+  };
 
   /** Could `text` still grow into an opener? */
   const couldOpen = (text: string, at: Position): boolean => {
@@ -122,6 +141,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (/^<｜|^<\|/.test(text) && text.length < 24) return true;
     if (FUNCTIONARY_HEADER.test(text) && text.length < 200 && !text.includes('<|content|>')) return true;
     if (text[0] === '<' && names.some((n) => `<${n}`.startsWith(lower))) return true;
+    if (elementCall(text) === 'maybe') return true;
     // A tag whose name may still say it holds calls (`<call>`, `<action>`), until its `>`.
     const callTag = /^<([a-z][\w-]{0,40})(>?)$/i.exec(text);
     if (callTag && (!callTag[2] || CALL_TAG_NAME.test(callTag[1]!))) return true;
@@ -209,6 +229,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!lineStart || at.lineQuoted) return undefined;
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
+    const element = elementCall(held);
+    if (element === 'maybe') return undefined;
+    if (element) return element;
     // A tag no template names whose name says it holds calls (`<call>`, `<action>`): hidden if the parser reads calls in it.
     const unnamed = /^<([a-z][\w-]{0,40})>/i.exec(held);
     if (unnamed && CALL_TAG_NAME.test(unnamed[1]!)) return wrapper(new RegExp(`</${escapeRegExp(unnamed[1]!)}\\s*>`, 'i'), unnamed[0].length);

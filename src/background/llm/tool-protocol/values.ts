@@ -125,21 +125,27 @@ function withCallKeyRepaired(text: string): string {
 
 /** An object, or a list of objects: the values a call is written as. */
 const CALL_SHAPED = /^(?:\{|\[\s*\{)/;
+/** `\u` and one to three hex digits, the backslash not itself escaped: JSON no parser reads. */
+const GARBLED_UNICODE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[0-9a-fA-F]{1,3}(?![0-9a-fA-F])/;
 
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 
 export function parseLooseJson(text: string): Json | undefined {
   const trimmed = withCallKeyRepaired(text.trim());
   if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
+  // A `\u` escape with fewer than four hex digits (`\u09f\`): the string is garbled, not a path's backslash; nothing to repair.
+  if (GARBLED_UNICODE_ESCAPE.test(trimmed)) return undefined;
   const ending = jsonEnding(trimmed);
   // Cut inside a value: nothing to read (and no failed parse to pay for).
   if (ending === 'cut') return undefined;
   const attempts = [trimmed, strictify(trimmed)];
   // Closing brackets are added only after a complete value: a value that was itself cut is never used.
   if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
-  // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain;
-  // and, in an object or a list of objects, a closing bracket written once too often (`[{…}}]`, Granite).
-  else attempts.push(escapeStrayQuotes(trimmed), ...(CALL_SHAPED.test(trimmed) ? [withoutStrayClosers(strictify(trimmed))] : []));
+  // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain.
+  else attempts.push(escapeStrayQuotes(trimmed));
+  // In an object or a list of objects, a closing bracket written once too often (`[{…}}]`, Granite), or one too few before
+  // an outer one (`[{…{…}]`, Mistral 7B): the outer closer shows where the call ends.
+  if (CALL_SHAPED.test(trimmed)) attempts.push(withoutStrayClosers(strictify(trimmed)));
   // And an object whose braces were all written twice, copied from a prompt's escaped example; strings joined with `+`.
   if (trimmed.startsWith('{{')) attempts.push(strictify(withSingleBraces(trimmed)));
   if (/"\s*\+\s*"/.test(trimmed)) attempts.push(withJoinedStrings(strictify(trimmed)));

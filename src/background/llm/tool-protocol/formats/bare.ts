@@ -69,8 +69,8 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
   return calls.length || problems.length ? { start, end, calls, ...(problems.length ? { problems } : {}) } : undefined;
 }
 
-/** A call's JSON opening with its name under any of the keys a call's name is read from (`"name"`, MemGPT's `"function"`, …). */
-const NAMED_CALL_HEAD = new RegExp(`^\\{\\s*"(?:${NAME_KEYS.join('|')})"\\s*:\\s*"([\\w.-]{1,100})"\\s*,`);
+/** A call's JSON (or a list's first) opening with its name under any of the keys a call's name is read from (`"name"`, MemGPT's `"function"`, …). */
+const NAMED_CALL_HEAD = new RegExp(`^(?:\\[\\s*)?\\{\\s*"(?:${NAME_KEYS.join('|')})"\\s*:\\s*"([\\w.-]{1,100})"\\s*,`);
 
 /** Why a reply that is only a call-shaped value gives no call: an unknown tool, or Python calls that cannot be read. */
 function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined {

@@ -129,6 +129,13 @@ export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attem
   return attempts;
 }
 
+/** The elements a call written as XML holds its arguments in, after its name's element. */
+export const ARGUMENTS_ELEMENTS = 'arguments|parameters|parameter|args|params|input|tool_input';
+/** The elements a call written as XML without a wrapper names its tool in (`elementCalls`). */
+export const NAME_ELEMENTS = 'tool|tool_name|name|function_name|tool_call_type';
+/** Elements that may come before the name's: the MCP server's, a call id's. */
+export const LEAD_ELEMENTS = 'server|server_name|tool_call_id|call_id|id';
+
 /**
  * A JSON call written as XML, after its `<name>tool</name>`: `rest` is an `<arguments>` (or `<parameters>`,
  * `<args>`) element holding one element per argument, or JSON; nothing is a call without arguments. Anything
@@ -136,7 +143,7 @@ export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attem
  */
 function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: boolean): Attempt {
   if (!rest.trim()) return named(ctx.resolve, name, {});
-  const args = /^<(arguments|parameters|args|input)>([\s\S]*?)(?:(<\/\1>)\s*$|$)/i.exec(rest);
+  const args = new RegExp(`^<(${ARGUMENTS_ELEMENTS})>([\\s\\S]*?)(?:(<\\/\\1>)\\s*$|$)`, 'i').exec(rest);
   if (!args) return { problem: 'unparsable', name };
   const inner = args[2]!;
   // `</arguments>` never written, the wrapper closed after a complete JSON object: that object.
@@ -333,6 +340,46 @@ export const unnamedWrapped: Detector = (ctx) => {
     spans.push(...wrapperSpans(ctx, { open: /(?!)/, close: new RegExp(`</${name}\\s*>`, 'gi'), glue: 'tail', unnamed: true }, opens, thinkCloses));
   }
   return spans.sort((a, b) => a.start - b.start);
+};
+
+/**
+ * A call written as XML elements with no wrapper around them: the tool's name in one (`<tool>bash</tool>`, also after
+ * the MCP server's `<server>` or a call id's element), its arguments in the next (`<parameter>{"command": …}</parameter>`,
+ * `<arguments>`), as Kimi K2.6 and Qwen3-Coder write when a client's prompt shows the elements; a wrapper's closing tag
+ * after them belongs to the call. The name must be an offered tool's.
+ */
+export const elementCalls: Detector = (ctx) => {
+  const spans: Span[] = [];
+  const closes = new Map<string, number>();
+  let lower: string | undefined;
+  /** The next `</tag>` at or after `from`: each tag's text is searched once, as the candidates come in order. */
+  const closeOf = (tag: string, from: number): number => {
+    const known = closes.get(tag);
+    if (known !== undefined && (known === -1 || known >= from)) return known;
+    const at = (lower ??= ctx.text.toLowerCase()).indexOf(`</${tag}>`, from);
+    closes.set(tag, at);
+    return at;
+  };
+  let covered = 0;
+  for (const m of matchesOf(new RegExp(`<(${NAME_ELEMENTS})>[ \\t]*([\\w.:-]{1,100})[ \\t]*<\\/\\1>`, 'gi'), ctx.text)) {
+    if (m.index < covered || ctx.isProtected(m.index) || !ctx.resolve(m[2]!)) continue;
+    const opening = new RegExp(`\\s*<(${ARGUMENTS_ELEMENTS})>`, 'iy');
+    opening.lastIndex = m.index + m[0].length;
+    const args = opening.exec(ctx.text);
+    if (!args) continue;
+    const tag = args[1]!.toLowerCase();
+    const argsStart = args.index + args[0].length - args[1]!.length - 2;
+    const close = closeOf(tag, opening.lastIndex);
+    const end = close === -1 ? ctx.text.length : close + tag.length + 3;
+    const attempt = namedElementsCall(ctx, m[2]!, ctx.text.slice(argsStart, end), close === -1);
+    const stray = close === -1 ? null : STRAY_CLOSER.exec(ctx.text.slice(end, end + 64));
+    // The server's or the call id's element on the lines just before the name belongs to the call.
+    const lead = new RegExp(`(?:<(${LEAD_ELEMENTS})>[^<\\n]{0,200}<\\/\\1>\\s*)+$`, 'i').exec(ctx.text.slice(Math.max(covered, m.index - 600), m.index));
+    const start = lead ? m.index - lead[0].length : m.index;
+    covered = end + (stray ? stray[0].length : 0);
+    spans.push(spanOf(start, covered, [attempt]));
+  }
+  return spans;
 };
 
 /**
