@@ -1,7 +1,8 @@
 /**
  * Where the fixes from the twenty-fourth held-out round stop: a call list whose call object lacks its own closing brace
  * before the list's `]` (Mistral 7B in Ollama's raw mode); a string with a garbled `\u` escape, which no repair reads;
- * and a bare JSON call list the reply ended inside, a cut-off failure like a lone call object.
+ * a bare JSON call list the reply ended inside, a cut-off failure like a lone call object; and a Python call list opening
+ * with a quote it never closes (Llama 3.1 8B in BFCL).
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
 import { expectReadAs } from '../../support/stream-through';
@@ -10,6 +11,7 @@ const object = (properties: Record<string, unknown>, required: string[] = []) =>
 const TOOLS = [
   { name: 'get_current_weather', parameters: object({ location: { type: 'string' }, format: { type: 'string' } }, ['location']) },
   { name: 'create_file', parameters: object({ filename: { type: 'string' }, content: { type: 'string' } }, ['filename', 'content']) },
+  { name: 'uber.ride', parameters: object({ loc: { type: 'string' }, type: { type: 'string' }, time: { type: 'integer' } }, ['loc']) },
 ];
 
 describe('a closing brace too few before an outer closer', () => {
@@ -55,5 +57,17 @@ describe('a bare call list the reply ended inside', () => {
     const result = parseToolCalls(' [{"name":"create_file","arguments":{"filename":"a.txt","content":"\\u093d\\u03b1 and then', TOOLS);
     expect(result.calls).toEqual([]);
     expect(result.failures.map((f) => [f.problem, f.name])).toEqual([['cut_off', 'create_file']]);
+  });
+});
+
+describe('a Python call list opening with a stray quote', () => {
+  test("['name(…)] with the quote never closed: the call", () => {
+    expectReadAs("['uber.ride(loc=\"123 Main St, Berkeley\", type=\"plus\", time=10)]", TOOLS, [
+      { name: 'uber.ride', arguments: { loc: '123 Main St, Berkeley', type: 'plus', time: 10 } },
+    ], '');
+  });
+
+  test('a list of quoted strings, one naming a call in a sentence: prose', () => {
+    expect(parseToolCalls("['uber.ride(', 'a taxi']", TOOLS).calls).toEqual([]);
   });
 });

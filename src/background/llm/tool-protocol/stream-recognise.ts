@@ -70,7 +70,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
-  const pythonStart = new RegExp(`^\\[?\\s*(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})\\s*\\(`, 'i');
+  const pythonStart = new RegExp(`^\\[?\\s*(?:(?<=\\[\\s*)['"])?(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})\\s*\\(`, 'i');
   /** A tool's name as models may write it: with the `default_api.` or `functions.` namespace the parser also reads. */
   const prefixedName = `(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})`;
   /** Gemma's and Gemini's unfenced tool code: `tool_code = name(…)` or `print(name(…))`. */
@@ -153,7 +153,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
         const rest = calling ? lower.slice(calling[0].length) : '';
         if (!calling || names.some((n) => n.startsWith(rest.split('(')[0] ?? ''))) return !rest.includes('(') || pythonStart.test(text);
       }
-      if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(text.slice(1).trim().toLowerCase().split('(')[0] ?? ''))) return !/\(/.test(text) || pythonStart.test(text);
+      // A list's first call, perhaps after a stray quote (`['name(`, Llama 3.1 8B).
+      const head = text.slice(1).trim().replace(/^['"]/, '').toLowerCase().split('(')[0] ?? '';
+      if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(head))) return !/\(/.test(text) || pythonStart.test(text);
     }
     const fence = fenceOpening(text);
     if (fence === 'partial') return true;
@@ -199,7 +201,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const next = text[i + 1]!;
     const ch = text[i];
     if (ch === '<') return !/[\w|｜/]/.test(next);
-    if (ch === '[') return !/[\s{\w/]/.test(next);
+    if (ch === '[') return !/[\s{\w/'"]/.test(next);
     // `{"name"` or a Python dict's `{'name'`.
     if (ch === '{') return !/[\s"']/.test(next);
     if (ch === '>') return next !== '>';

@@ -16,11 +16,19 @@ import { pythonCallOf } from './special-tokens';
  * be read (a call expression or a subscript for a value) is an unparsable failure beside the calls
  * read, or cut off when the reply ended inside it, the list never closed (a token limit).
  */
+/** A list's inside opening with a quote never closed before its first call (`['uber.ride(loc="…")]`, Llama 3.1 8B): without it. */
+function strayQuoteDropped(inner: string | undefined): string | undefined {
+  const quote = inner?.trimStart()[0];
+  if (inner === undefined || (quote !== "'" && quote !== '"')) return inner;
+  const rest = inner.trimStart().slice(1);
+  return /^[A-Za-z_][\w.-]{0,99}\s*\(/.test(rest) && !rest.includes(quote) ? rest : inner;
+}
+
 function pythonList(text: string, resolve: ScanContext['resolve']): { calls: ParsedCall[]; problems: Problem[] } | undefined {
   const trimmed = text.trim();
   const closed = /^\[([\s\S]*)\]$/.exec(trimmed)?.[1];
   const open = closed === undefined && trimmed.startsWith('[') ? trimmed.slice(1) : undefined;
-  const inner = closed ?? open;
+  const inner = strayQuoteDropped(closed ?? open);
   const parts = (inner === undefined ? [text] : splitTopLevel(inner)).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
   const calls: ParsedCall[] = [];
