@@ -60,6 +60,9 @@ const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</se
 const ELEMENT_CALL_HEAD = new RegExp(`^(?:<(${LEAD_ELEMENTS})>[^<\\n]{0,200}<\\/\\1>\\s*)*<(${NAME_ELEMENTS})>[ \\t]*([\\w.:-]{1,100})[ \\t]*<\\/\\2>(\\s*<(?:(${ARGUMENTS_ELEMENTS})>)?)?`, 'i');
 const ELEMENT_CALL_START = new RegExp(`^<(?:${LEAD_ELEMENTS}|${NAME_ELEMENTS})>`, 'i');
 
+/** Whether text starts with a fence's character: no other opener does (every fixed opener is a tag, a bracket or a word). */
+const startsFence = (text: string) => text[0] === '`' || text[0] === '~';
+
 /** The call wrappers a fence opening the reply may hold, as the parser unwraps them. */
 const FENCED_WRAPPER_TAGS = FENCED_WRAPPERS.map((t) => `<${t}>`);
 
@@ -107,8 +110,29 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     return rest.length < 20 && ARGUMENTS_ELEMENTS.split('|').some((t) => `<${t}>`.startsWith(rest)) ? 'maybe' : undefined;
   };
 
+  /** Could `text`, at a line's start, still grow into a fence that holds calls? */
+  const fenceCouldOpen = (text: string, at: Position): boolean => {
+    const fence = fenceOpening(text);
+    if (fence === 'partial') return true;
+    // A fence labelled with another language may hold a call as JSON: held while its body has not shown otherwise.
+    if (fence && !CALL_FENCE_LANGS.test(fence.lang) && /^\s*(?:\[\s*)?(?:\{|$)/.test(text.slice(fence.body))) return true;
+    if (!fence || !CALL_FENCE_LANGS.test(fence.lang)) return false;
+    // A call fence whose body has not begun, or has begun with what may be a tool's name (Gemma's ```tool_code).
+    const body = text.slice(fence.body);
+    const first = body.search(/\S/);
+    if (first === -1) return true;
+    const word = /^[\w.-]*$/.exec(body.slice(first));
+    if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+    // Or with a call's result kept in a name (`summary = read_file(…)`), as the parser reads it.
+    const assigned = /^[A-Za-z_]\w{0,60}(?:[ \t]*(?:=[ \t]*([\w.-]*))?)?$/.exec(body.slice(first));
+    if (assigned && (assigned[1] === undefined || names.some((n) => n.startsWith(nameKey(assigned[1]!))))) return true;
+    return !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => t.startsWith(body.slice(first, first + t.length).toLowerCase()));
+  };
+
   /** Could `text` still grow into an opener? */
   const couldOpen = (text: string, at: Position): boolean => {
+    // No opener but a fence starts with a fence's character: the many others are not asked (a reply of backticks).
+    if (startsFence(text)) return at.lineStart && !at.lineQuoted && fenceCouldOpen(text, at);
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
     if (FIXED_OPENERS.some((o, k) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && LOWER_LITERALS[k]!.startsWith(lower))) return true;
@@ -157,22 +181,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       const head = text.slice(1).trim().replace(/^['"]/, '').toLowerCase().split('(')[0] ?? '';
       if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(head))) return !/\(/.test(text) || pythonStart.test(text);
     }
-    const fence = fenceOpening(text);
-    if (fence === 'partial') return true;
-    // A fence labelled with another language may hold a call as JSON: held while its body has not shown otherwise.
-    if (fence && !CALL_FENCE_LANGS.test(fence.lang) && /^\s*(?:\[\s*)?(?:\{|$)/.test(text.slice(fence.body))) return true;
-    if (fence && CALL_FENCE_LANGS.test(fence.lang)) {
-      // A call fence whose body has not begun, or has begun with what may be a tool's name (Gemma's ```tool_code).
-      const body = text.slice(fence.body);
-      const first = body.search(/\S/);
-      if (first === -1) return true;
-      const word = /^[\w.-]*$/.exec(body.slice(first));
-      if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
-      // Or with a call's result kept in a name (`summary = read_file(…)`), as the parser reads it.
-      const assigned = /^[A-Za-z_]\w{0,60}(?:[ \t]*(?:=[ \t]*([\w.-]*))?)?$/.exec(body.slice(first));
-      if (assigned && (assigned[1] === undefined || names.some((n) => n.startsWith(nameKey(assigned[1]!))))) return true;
-      if (!at.shownContent && FENCED_WRAPPER_TAGS.some((t) => t.startsWith(body.slice(first, first + t.length).toLowerCase()))) return true;
-    }
+    if (fenceCouldOpen(text, at)) return true;
     if (!at.shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
@@ -211,6 +220,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   /** A complete opener at the start of `held`, with how it closes. */
   const opener = (held: string, at: Position): CloserSpec | undefined => {
     const lineStart = at.lineStart;
+    if (startsFence(held)) return lineStart && !at.lineQuoted ? fenceOpener(held, at) : undefined;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.recipient?.startsWith('functions.') || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
     // Glimmer: after its header, a message to `self` is reasoning up to its end; to anyone else, the message token goes.
@@ -259,19 +269,21 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail', skip: 1 };
     // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
     if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
+    return fenceOpener(held, at);
+  };
+
+  /** A fence at the start of `held` that may hold calls, read whole. */
+  const fenceOpener = (held: string, at: Position): CloserSpec | undefined => {
     const fence = fenceOpening(held);
-    if (fence && fence !== 'partial' && !CALL_FENCE_LANGS.test(fence.lang) && /^\s*\[?\s*\{/.test(held.slice(fence.body))) {
+    if (!fence || fence === 'partial') return undefined;
+    if (!CALL_FENCE_LANGS.test(fence.lang)) return /^\s*\[?\s*\{/.test(held.slice(fence.body)) ? { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' } : undefined;
+    const body = held.slice(fence.body);
+    const first = body.search(/\S/);
+    const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
+    const rest = body.slice(first);
+    const assigned = /^[A-Za-z_]\w{0,60}[ \t]*=[ \t]*/.exec(rest);
+    if (first !== -1 && (wrapped || /[[{]/.test(body[first]!) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
       return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
-    }
-    if (fence && fence !== 'partial' && CALL_FENCE_LANGS.test(fence.lang)) {
-      const body = held.slice(fence.body);
-      const first = body.search(/\S/);
-      const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
-      const rest = body.slice(first);
-      const assigned = /^[A-Za-z_]\w{0,60}[ \t]*=[ \t]*/.exec(rest);
-      if (first !== -1 && (wrapped || /[[{]/.test(body[first]!) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
-        return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
-      }
     }
     return undefined;
   };
