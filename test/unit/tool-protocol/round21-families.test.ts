@@ -82,6 +82,6 @@ test('JSON strings joined with `+`: one string', () => {
   ], '');
 });
 
-test("Command R+'s `Action:` line before an unlabelled fence: hidden with the call as it streams", () => {
-  expectReadAs('Action:\n```\n{\n  "action": "get_weather",\n  "action_input": {"location": "London"}\n}\n```\nObservation:', TOOLS, [{ name: 'get_weather', arguments: { location: 'London' } }], 'Observation:');
+test("Command R+'s `Action:` line before an unlabelled fence: hidden with the call as it streams, and the turn ends there", () => {
+  expectReadAs('Action:\n```\n{\n  "action": "get_weather",\n  "action_input": {"location": "London"}\n}\n```\nObservation:', TOOLS, [{ name: 'get_weather', arguments: { location: 'London' } }], '');
 });

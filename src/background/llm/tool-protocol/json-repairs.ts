@@ -2,7 +2,8 @@
  * Repairs tried, in order, on JSON a model wrote that does not parse: Python-ish or sloppy
  * JSON made strict, brackets a cut reply left open closed (only after a complete value), and
  * double quotes left unescaped inside a string escaped where each one's role is plain, closing
- * brackets written once too often dropped, braces written twice made single, and strings joined with `+` made one. Each is one pass over the text.
+ * brackets written once too often dropped, braces written twice made single, strings joined with `+` made one, and Python's
+ * tuples made lists. Each is one pass over the text, or two.
  */
 
 /** Closes whatever brackets and string a truncated JSON text left open. */
@@ -190,3 +191,82 @@ export function withJoinedStrings(text: string): string {
 }
 const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 const JOIN = /^\s*\+\s*$/;
+
+/**
+ * JSON whose quotes were written escaped where no string is open (`{\"timezone\":\"UTC\"}` as a value, the model escaping
+ * the arguments as if inside a string): a `\"` outside a string opens one that the next `\"` closes, and both are quotes.
+ * Strings opened by a plain quote are read as JSON reads them. One pass.
+ */
+export function withQuotesUnescaped(text: string): string {
+  let out = '';
+  /** The quote that closes the open string: `"`, `\"`, or none. */
+  let closer = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    const escapedQuote = ch === '\\' && text[i + 1] === '"';
+    if (!closer) {
+      if (escapedQuote || ch === '"') {
+        closer = escapedQuote ? '\\"' : '"';
+        out += '"';
+        if (escapedQuote) i++;
+      } else out += ch;
+      continue;
+    }
+    if (closer === '\\"' && escapedQuote) {
+      out += '"';
+      closer = '';
+      i++;
+      continue;
+    }
+    if (closer === '"' && ch === '"') {
+      out += '"';
+      closer = '';
+      continue;
+    }
+    if (ch === '\\') {
+      out += text.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    // A plain quote inside a string the escaped quote opened is a quote in it.
+    out += ch === '"' ? '\\"' : ch;
+  }
+  return out;
+}
+
+/**
+ * A Python literal with its tuples written as lists (`(46.6, 1.88)` → `[46.6, 1.88]`, `()` → `[]`), and a value merely
+ * parenthesised (`(5)`) without its parentheses; a parenthesis right after a name is a call's, and stays. Undefined when
+ * the text has no parenthesis outside strings. Two passes: one pairs the parentheses and notes the commas at their top
+ * level, one writes the text.
+ */
+export function withTuplesAsLists(text: string): string | undefined {
+  const closeOf = new Map<number, number>();
+  const tuples = new Set<number>();
+  const open: { at: number; paren: boolean }[] = [];
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(' || ch === '[' || ch === '{') open.push({ at: i, paren: ch === '(' });
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      const top = open.pop();
+      if (top?.paren && ch === ')') closeOf.set(top.at, i);
+    } else if (ch === ',' && open.at(-1)?.paren) tuples.add(open.at(-1)!.at);
+  }
+  if (!closeOf.size) return undefined;
+  const replaced = new Map<number, string>();
+  for (const [at, close] of closeOf) {
+    if (/[\w.]/.test(text[at - 1] ?? '')) continue;
+    const empty = !text.slice(at + 1, close).trim();
+    const list = tuples.has(at) || empty;
+    replaced.set(at, list ? '[' : '');
+    replaced.set(close, list ? ']' : '');
+  }
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += replaced.get(i) ?? text[i];
+  return out;
+}

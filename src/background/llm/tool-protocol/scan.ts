@@ -1,7 +1,7 @@
 import type { CallFailure } from './failures';
 import type { Fence } from './formats/fenced';
 import type { ToolTable } from './tools';
-import { positionalKey, type Json } from './values';
+import { parseLooseJson, parsePythonCall, positionalKey, type Json } from './values';
 
 export interface ParsedCall {
   name: string;
@@ -209,7 +209,9 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   if (typeof rawName !== 'string') return toolKeyed(value, resolve);
   // `{"function": {"name": t}, "parameters": {…}}`: the arguments beside a function object that has none (Llama 3 on Groq).
   const source = fn && !ARGUMENT_KEYS.some((k) => k in fn) && ARGUMENT_KEYS.some((k) => k in value) ? value : (fn ?? value);
-  const argKey = ARGUMENT_KEYS.find((k) => k in source);
+  // A key that names arguments elsewhere is a parameter where the tool declares it so and its value is no object (`{"name": t, "input": "…"}`).
+  const declared = schemaOf && resolve(rawName) ? schemaOf(resolve(rawName)!)?.properties : undefined;
+  const argKey = ARGUMENT_KEYS.find((k) => k in source && !(declared && Object.hasOwn(declared, k) && !isRecord(source[k] ?? null)));
   if (argKey && isToolDefinition(source, source[argKey]!)) return undefined;
   if (argKey) {
     const args = argumentsOf(source[argKey]);
@@ -232,7 +234,22 @@ export function callFromObject(value: Json, resolve: NameResolver): ParsedCall |
 }
 
 /**
- * Attempts from a JSON value that is a call, an array of calls, or an OpenAI-style
+ * A list's item that is a string holding a call of an offered tool: its JSON (`"{\"name\": …}"`, Llama 3.3 on watsonx)
+ * or a Python call (`"area_circle(radius=15)"`, Mistral Large and Arctic in BFCL). Undefined for any other string.
+ */
+function callInString(item: string, resolve: NameResolver, schemaOf?: SchemaOf): ParsedCall | undefined {
+  const text = item.trim();
+  if (text.startsWith('{')) {
+    const attempt = attemptFromObject(parseLooseJson(text) ?? null, resolve, schemaOf);
+    return attempt && isCall(attempt) ? attempt : undefined;
+  }
+  const call = /^[A-Za-z_][\w.-]{0,99}\s*\(/.test(text) ? parsePythonCall(text) : undefined;
+  const name = call && resolve(call.name);
+  return call && name ? { name, arguments: call.arguments } : undefined;
+}
+
+/**
+ * Attempts from a JSON value that is a call, an array of calls (or of strings holding calls), or an OpenAI-style
  * `{"tool_calls": [...]}`; undefined unless every item is call-shaped.
  */
 export function attemptsFromJson(value: Json | undefined, resolve: NameResolver, schemaOf?: SchemaOf): Attempt[] | undefined {
@@ -240,7 +257,7 @@ export function attemptsFromJson(value: Json | undefined, resolve: NameResolver,
   if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve, schemaOf);
   const items = Array.isArray(value) ? value : [value];
   if (!items.length) return undefined;
-  const attempts = items.map((item) => attemptFromObject(item, resolve, schemaOf));
+  const attempts = items.map((item) => (Array.isArray(value) && typeof item === 'string' ? callInString(item, resolve, schemaOf) : attemptFromObject(item, resolve, schemaOf)));
   return attempts.every((a): a is Attempt => a !== undefined) ? attempts : undefined;
 }
 

@@ -274,9 +274,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       let first = 0;
       while (first < held.length && isBlank(held[first])) first++;
       if (first === held.length || held[first] === '\n') first = -1;
-      // A line may start with a word that opens markup: TOOL_NAME:, functools[.
-      const startsWithName = (!shown.content || shown.lineBlank) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
-      const next = startsWithName ? first : pending ? 0 : nextCandidate(held, shown.recent);
+      // A line may start with a word that opens markup: TOOL_NAME:, functools[; so may what follows a label opening the reply (`tools call: name(…)`).
+      const startsWithName = (!shown.content || shown.lineBlank || recognise.afterLabel(position())) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
+      // A label opening the reply (`tools call: `) ends where calls may start.
+      const labelEnd = startsWithName || pending || (hidAnything && !hidReasoning) ? -1 : recognise.labelEndIn(held, position());
+      const next = startsWithName ? first : pending ? 0 : firstOf(nextCandidate(held, shown.recent), labelEnd);
       const newline = startsWithName || pending ? -1 : held.indexOf('\n');
       if (newline !== -1 && (next === -1 || newline < next)) {
         // Each line is looked at from its start.

@@ -109,6 +109,8 @@ export const END_TOKENS = [
   '<|assistant|>', '<|tool_response>',
   // Kimi K3's response and message markers.
   '<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>',
+  // Llama 3's header closer left after another template's header (`<|im_start|>assistant<|end_header_id|>`, Hermes 2 Theta).
+  '<|end_header_id|>',
 ];
 
 /** `</s>` ending the reply with no `<s>` before it on its line: Mistral's (and Llama 2's) end of sequence, not a strikethrough's end. */

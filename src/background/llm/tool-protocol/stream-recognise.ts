@@ -4,6 +4,7 @@
  * (`opener`), and where no markup can open at all (`cannotOpenAt`). The fixed openers are in
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
+import { callLabel } from './formats/bare';
 import { FENCED_WRAPPERS } from './formats/fenced';
 import { ARGUMENTS_ELEMENTS, CALL_TAG_NAME, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
@@ -32,6 +33,10 @@ export interface Position {
 }
 
 export interface Recogniser {
+  /** Whether all that was shown is a label opening the reply (`tools call: `), which calls may follow on its line. */
+  afterLabel(at: Position): boolean;
+  /** Where in `held` a label opening the reply ends, with what was shown before it (-1: none): calls may start there. */
+  labelEndIn(held: string, at: Position): number;
   couldOpen(text: string, at: Position): boolean;
   opener(held: string, at: Position): CloserSpec | undefined;
   cannotOpenAt(text: string, i: number): boolean;
@@ -45,6 +50,7 @@ const REACT_ACTION = new RegExp(`^${ACTION_LINE.source}`);
 
 /** Each fixed opener's literal in lower case, by its index: looked at for every character that may open markup. */
 const LOWER_LITERALS = FIXED_OPENERS.map((o) => o.literal?.toLowerCase() ?? '\u0000');
+
 
 /** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
 const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
@@ -60,6 +66,9 @@ const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</se
 const ELEMENT_CALL_HEAD = new RegExp(`^(?:<(${LEAD_ELEMENTS})>[^<\\n]{0,200}<\\/\\1>\\s*)*<(${NAME_ELEMENTS})>[ \\t]*([\\w.:-]{1,100})[ \\t]*<\\/\\2>(\\s*<(?:(${ARGUMENTS_ELEMENTS})>)?)?`, 'i');
 const ELEMENT_CALL_START = new RegExp(`^<(?:${LEAD_ELEMENTS}|${NAME_ELEMENTS})>`, 'i');
 
+/** A Python call list's opening, whatever the name: `[name(`. */
+const UNKNOWN_CALL_LIST = /^\[\s*[A-Za-z_][\w.-]{0,99}\s*\(/;
+
 /** Whether text starts with a fence's character: no other opener does (every fixed opener is a tag, a bracket or a word). */
 const startsFence = (text: string) => text[0] === '`' || text[0] === '~';
 
@@ -74,6 +83,13 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
   const pythonStart = new RegExp(`^\\[?\\s*(?:(?<=\\[\\s*)['"])?(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})\\s*\\(`, 'i');
+  /** A list of strings whose first holds a call's JSON (`["{\"name\": …}", …]`) or a Python call (`["name(…)", …]`). */
+  const quotedCallList = new RegExp(`^\\[\\s*["'](?:\\{|(?:(?:functions?|tools?|default_api)[.:])?(?:${namePattern})\\s*\\()`, 'i');
+  /** Whether all that was shown is a label opening the reply (`tools call: `): calls may follow it on its line, as the parser reads them. */
+  const afterCallLabel = (at: Position) => {
+    const shownText = at.recent.length <= 80 ? at.recent.trimStart() : '';
+    return !at.lineQuoted && /:[ \t*_]*[ \t]$/.test(shownText) && callLabel(shownText)?.[0].length === shownText.length;
+  };
   /** A tool's name as models may write it: with the `default_api.` or `functions.` namespace the parser also reads. */
   const prefixedName = `(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})`;
   /** Gemma's and Gemini's unfenced tool code: `tool_code = name(…)` or `print(name(…))`. */
@@ -158,7 +174,13 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
     if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
     if (!at.lineQuoted && (text[0] === '{' || text[0] === '[') && text.length < 40 && JSON_CALL_START.test(text)) return true;
+    // A label opening the reply, then what may still become a call of an offered tool, in a list or not.
+    if (!lineStart && afterCallLabel(at) && text.length < 60 && names.some((n) => n.startsWith(lower.replace(/^\[\s*/, '').split('(')[0]!))) return !lower.includes('(') || pythonStart.test(text);
     if (!lineStart || at.lineQuoted) return false;
+    // A Python call list opening the reply, while its first name arrives: an offered tool's or not.
+    if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && text.length < 104 && /^\[\s*[A-Za-z_][\w.-]*$/.test(text)) return true;
+    // A list of strings, while its first may still hold a call.
+    if (text[0] === '[' && text.length < 40 && /^\[\s*(?:["'](?:\{|[\w.-]*))?$/.test(text)) return true;
     // Gemma 4's bare `call:name{`, while the name may still become an offered tool's.
     const gemmaBare = /^call:([\w.-]{0,100})[ \t]*$/.exec(lower);
     if (gemmaBare && names.some((n) => n.startsWith(gemmaBare[1]!))) return true;
@@ -238,7 +260,12 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     }
     // A JSON call after the model's words on its line is a call only as the end of the reply, as in the parser: wait and see.
     if (!lineStart && !at.lineQuoted && JSON_CALL.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
+    // Python calls after a label opening the reply (`tools call: [f(…)]`) are calls if they end the reply: wait and see.
+    if (!lineStart && afterCallLabel(at) && pythonStart.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
     if (!lineStart || at.lineQuoted) return undefined;
+    if (quotedCallList.test(held)) return { kind: 'balanced', plain: true };
+    // A Python call list opening the reply (after reasoning, perhaps) that names no offered tool: a failed call if it is the whole reply, which the parser judges at its end.
+    if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && UNKNOWN_CALL_LIST.test(held) && !pythonStart.test(held)) return { kind: 'end', verify: true };
     const named = held.match(toolTag);
     if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
     const element = elementCall(held);
@@ -263,10 +290,11 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // the reply, hidden if the parser reads a call in it. Words that name no tool (`Action: Final Answer`) are prose.
     const reactAction = REACT_ACTION.exec(held);
     if (reactAction && !namesNoTool(reactAction[1]!, table.resolve)) return { kind: 'end', verify: true };
-    // Command R+: `Action:` on the line before the call's fence; the stretch is read as one fence.
-    const action = /^Action:[ \t]*\n/.exec(held);
+    // Command R+ and LangChain's structured chat: `Action:` on the line before the call's fence, or before its marker.
+    const action = /^Action:[ \t]*(?:\n|(?=[`~]))/.exec(held);
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
-    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'fence', marker: actionFence.marker, lineStart: -1, matched: 0, phase: 'fail', skip: 1 };
+    // The turn ends at the action, so it runs to the end of the reply: hidden if the parser reads a call in it.
+    if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'end', verify: true };
     // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
     if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     return fenceOpener(held, at);
@@ -298,7 +326,15 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     return !namespace && rest !== '' && ['default_api.', 'functions.'].some((w) => w.startsWith(rest));
   };
 
-  return { couldOpen, opener, cannotOpenAt };
+  const labelEndIn = (held: string, at: Position): number => {
+    const shownText = at.recent.trimStart();
+    if (at.recent.length > 80 || at.lineQuoted || shownText.includes('\n')) return -1;
+    const label = callLabel(shownText + held.slice(0, 120));
+    const end = label ? label[0].length - shownText.length : -1;
+    return end > 0 && end < held.length ? end : -1;
+  };
+
+  return { afterLabel: afterCallLabel, labelEndIn, couldOpen, opener, cannotOpenAt };
 }
 
 /** Reads a finished stretch just after what was shown, as the parser reads it in the whole reply. */

@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, strictify, withJoinedStrings, withSingleBraces, withoutStrayClosers } from './json-repairs';
+import { closeOpen, escapeStrayQuotes, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withTuplesAsLists } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -106,10 +106,12 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
 }
 
 /**
- * A key's quotes mistyped (seen from Llama 3.2): `"parameters'` or `"parameters>` right before the arguments
- * object, or a doubled opening quote, `""parameters":`.
+ * An arguments key written with its separator garbled before the arguments object (Llama 3.2 3B writes them all):
+ * `"parameters'`, `"parameters>`, `"parameters=`, `"parameters(`, `"parameters "`, `"parameters\":` (the separator and
+ * the arguments escaped as inside a string); or a doubled opening quote before a key, `""parameters":`. Never the
+ * separator of a string of arguments (`"arguments": "{…}"`, OpenAI's).
  */
-const MISTYPED_CALL_KEY = /"(parameters|arguments)(?:'[ \t]*:|>)[ \t]*(?=\{)|(?<=[{,][ \t]*)"(?="[A-Za-z_]\w{0,100}"[ \t]*:)/;
+const MISTYPED_CALL_KEY = /"(parameters|arguments|args|params)(?![ \t]*"?[ \t]*:[ \t]*")((?:\\?["']|[ \t]){0,3}[:=(>]?(?:[ \t]|\\?"){0,3})(?=\{)|(?<=[{,][ \t]*)"(?="[A-Za-z_]\w{0,100}"[ \t]*:)/;
 const MISTYPED_CALL_KEY_ALL = new RegExp(MISTYPED_CALL_KEY.source, 'g');
 
 /** The text with mistyped keys written as JSON, where the text does not parse as it is. */
@@ -119,8 +121,17 @@ function withCallKeyRepaired(text: string): string {
     JSON.parse(text);
     return text;
   } catch {
-    return text.replace(MISTYPED_CALL_KEY_ALL, (whole, key: string | undefined) => (key ? `"${key}":` : ''));
+    return text.replace(MISTYPED_CALL_KEY_ALL, (whole, key: string | undefined) => (key ? `"${key}": ` : ''));
   }
+}
+
+/**
+ * A call's JSON ending in a quote right after a closing brace, outside any string (`…"celsius":false}"`, Llama 3.2 closing
+ * the `(` of its `"parameters(` so): no key or value can start there, so the quote is a stray and goes.
+ */
+function withoutStrayEndQuote(text: string): string {
+  if (!/\}[ \t]*"$/.test(text) || !CALL_SHAPED.test(text) || jsonEnding(text) !== 'cut') return text;
+  return jsonEnding(text.slice(0, -1)) === 'cut' ? text : text.slice(0, -1).trimEnd();
 }
 
 /** An object, or a list of objects: the values a call is written as. */
@@ -128,14 +139,24 @@ const CALL_SHAPED = /^(?:\{|\[\s*\{)/;
 /** `\u` and one to three hex digits, the backslash not itself escaped: JSON no parser reads. */
 const GARBLED_UNICODE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[0-9a-fA-F]{1,3}(?![0-9a-fA-F])/;
 
+/** An escaped quote right after a bracket, a colon or a comma: where JSON opens a string, not inside one. */
+const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
+
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 
 export function parseLooseJson(text: string): Json | undefined {
-  const trimmed = withCallKeyRepaired(text.trim());
+  let trimmed = withoutStrayEndQuote(withCallKeyRepaired(text.trim()));
   if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
   // A `\u` escape with fewer than four hex digits (`\u09f\`): the string is garbled, not a path's backslash; nothing to repair.
   if (GARBLED_UNICODE_ESCAPE.test(trimmed)) return undefined;
-  const ending = jsonEnding(trimmed);
+  let ending = jsonEnding(trimmed);
+  // Quotes written escaped where no string is open (`{\"timezone\":\"UTC\"}` as an object's value, Llama 3.2): read as
+  // quotes, where the text then ends outside a string, as it does not as written.
+  if (ending === 'cut' && ESCAPED_QUOTE_OUTSIDE.test(trimmed)) {
+    const unescaped = withQuotesUnescaped(trimmed);
+    const unescapedEnding = jsonEnding(unescaped);
+    if (unescapedEnding !== 'cut') [trimmed, ending] = [unescaped, unescapedEnding];
+  }
   // Cut inside a value: nothing to read (and no failed parse to pay for).
   if (ending === 'cut') return undefined;
   const attempts = [trimmed, strictify(trimmed)];
@@ -204,6 +225,14 @@ const MARKDOWN_ESCAPED_NAME = /^\s*[A-Za-z_][\w.-]*\\_(?:[\w.-]|\\_)*\s*\(/;
 /** The key a call's positional argument is read under until the tool's schema names it (`#0`, `#1`: no keyword is written so). */
 export const positionalKey = (index: number) => `#${index}`;
 
+/** A Python literal as JSON: JSON's own, Python's quotes and constants, and tuples as lists. */
+function pythonLiteral(text: string): Json | undefined {
+  const json = parseLooseJson(text);
+  if (json !== undefined || !text.includes('(')) return json;
+  const lists = withTuplesAsLists(text);
+  return lists === undefined ? undefined : parseLooseJson(lists);
+}
+
 /**
  * Parses `name(a=1, b='x')` keyword arguments as Python literals (literals before them are positional, under
  * `positionalKey`), or `name({…})`. Undefined when malformed.
@@ -231,13 +260,13 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
     const kv = part.match(/^\s*([A-Za-z_]\w*)\s*[=:]([\s\S]*)$/);
     if (!kv) {
       // A literal before any keyword: a positional argument (`convert(425.0, 'EUR', 'USD')`), named later by the schema.
-      const literal = keywords ? undefined : parseLooseJson(part);
+      const literal = keywords ? undefined : pythonLiteral(part);
       if (literal === undefined) return undefined;
       args[positionalKey(positional++)] = literal;
       continue;
     }
     // A bare word where a string belongs (`city=Antwerp`): the word.
-    const literal = parseLooseJson(kv[2]!);
+    const literal = pythonLiteral(kv[2]!);
     const value = literal !== undefined ? literal : BARE_WORD.exec(kv[2]!)?.[1];
     if (value === undefined) return undefined;
     args[kv[1]!] = value;

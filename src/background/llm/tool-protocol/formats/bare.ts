@@ -86,7 +86,13 @@ function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined
   const problem = attempts?.find((a): a is Problem => !isCall(a));
   if (problem) return problem;
   const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
-  if (head && ctx.resolve(head[1]!)) return { problem: 'unparsable', name: head[1] };
+  // A list of calls the reply ended inside is cut off; one that closes but cannot be read, unparsable.
+  if (head && ctx.resolve(head[1]!)) return { problem: matchBracket(value, 0) === -1 ? 'cut_off' : 'unparsable', name: head[1] };
+  // A closed list of Python calls naming no offered tool, as the whole reply: a call of a tool that does not exist.
+  if (head && value.trimEnd().endsWith(']') && matchBracket(value, 0) === value.trimEnd().length) {
+    const parts = splitTopLevel(value.trim().slice(1, -1)).filter((p) => p.trim());
+    if (parts.every((p) => parsePythonCall(p.trim()) !== undefined)) return { problem: 'unknown_tool', name: head[1] };
+  }
   // A call's JSON naming an offered tool that cannot be read (quotes garbled, Llama 3.2), or stops inside its arguments.
   const named = NAMED_CALL_HEAD.exec(value);
   if (!named || !ctx.resolve(named[1]!) || parseLooseJson(value) !== undefined) return undefined;
@@ -170,7 +176,7 @@ const TAIL_TRIES = 3;
  * A JSON call closing the reply after words on its line, as Llama 3.x JSON parsers read it (vLLM's,
  * Dynamo's): `Hey, how are you? {"name": …}`. Not when the words on its line say where it comes from
  * (`The page says: {…}`): a page's text the model quotes does not run. A Python list there stays
- * prose, as in SGLang's parser: a bracketed call ending a sentence reads as a quotation.
+ * prose, as in SGLang's parser: a bracketed call ending a sentence reads as a quotation; so does a list of strings.
  */
 function sameLineTail(ctx: ScanContext, tailEnd: number, covered: number): Span | undefined {
   const text = ctx.text;
@@ -181,11 +187,38 @@ function sameLineTail(ctx: ScanContext, tailEnd: number, covered: number): Span 
   for (let tries = 0, m = opening.exec(text); m && m.index < tailEnd && tries < TAIL_TRIES; m = opening.exec(text), tries++) {
     const start = m.index + 1;
     if (ctx.isProtected(start) || matchBracket(text, start) !== tailEnd) continue;
+    // A list of strings ending a sentence is a quotation, whatever calls its strings spell.
+    if (/^\[\s*["']/.test(text.slice(start, start + 8))) return undefined;
     if (EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start)) || QUOTING.test(text.slice(Math.max(lineStart, start - 200), start))) return undefined;
     const json = jsonRun(ctx, start, tailEnd);
     return json && json.end === tailEnd ? { ...json, glue: 'tail' } : undefined;
   }
   return undefined;
+}
+
+/**
+ * A label of one to four words and a colon opening the reply, perhaps in bold (`tools call:`, Claude in BFCL's prompt
+ * mode; `**Function Calling Response**:`, Qwen2.5): calls may follow it on its line.
+ */
+const CALL_LABEL = /^[ \t]*(?:\*\*|__)?([A-Za-z][A-Za-z_-]*(?:[ \t]+[A-Za-z][A-Za-z_-]*){0,3})(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+/;
+
+/** The label opening `text`, where it is one: not words that quote (`Page says:`) or present an example (`Example:`). */
+export function callLabel(text: string): RegExpExecArray | undefined {
+  const label = CALL_LABEL.exec(text);
+  return label && !QUOTING.test(label[1]!) && !EXAMPLE_LEAD.test(label[1]!) ? label : undefined;
+}
+
+/** Python calls after a label opening the reply, in a list or not, that run to the reply's end: `tools call: [f(a=1)]`. */
+function afterLabel(ctx: ScanContext, from: number, tailEnd: number): Span | undefined {
+  const label = callLabel(ctx.text.slice(from, from + 80));
+  if (!label) return undefined;
+  const start = from + label[0].length;
+  if (ctx.text[start] === '[') {
+    const list = matchBracket(ctx.text, start) === tailEnd ? pythonList(ctx.text.slice(start, tailEnd), ctx.resolve) : undefined;
+    return list ? { start, end: tailEnd, calls: list.calls, ...(list.problems.length ? { problems: list.problems } : {}), glue: 'tail' } : undefined;
+  }
+  const run = pythonCallRun(ctx, start);
+  return run && run.end >= tailEnd ? { ...run, glue: 'tail' } : undefined;
 }
 
 export const bare: Detector = (ctx) => {
@@ -248,7 +281,7 @@ export const bare: Detector = (ctx) => {
     const recipient = /^([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*(?=\{)/.exec(whole);
     const args = recipient && ctx.resolve(recipient[1]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
     if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
-    const run = pythonCallRun(ctx, replyStart(text));
+    const run = pythonCallRun(ctx, replyStart(text)) ?? afterLabel(ctx, Math.max(replyStart(text), first), tailEnd);
     if (run) spans.push(run);
   }
   return spans;

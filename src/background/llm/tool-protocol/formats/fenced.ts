@@ -29,14 +29,20 @@ const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t';
 const isLangChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45;
 
 /**
- * Every fenced block, in one pass over the text. The opening line needs a newline after it; the
- * closing line holds exactly the opening marker between blanks. An unclosed block runs to the end.
+ * Every fenced block, in one pass over the text. The opening line needs a newline after it (Command R+'s `Action:` may
+ * stand before its marker); the closing line holds exactly the opening marker between blanks. An unclosed block runs to the end.
  */
 export function findFences(text: string): Fence[] {
   const fences: Fence[] = [];
   const opening = (lineStart: number) => {
     let i = lineStart;
     while (isBlank(text[i])) i++;
+    // Command R+ opens its call's fence after `Action:` on the same line, as its template teaches (`Action: \`\`\`json`).
+    if (text.startsWith('Action:', i)) {
+      let k = i + 7;
+      while (isBlank(text[k])) k++;
+      if (text[k] === '`' || text[k] === '~') i = k;
+    }
     const ch = text[i];
     if (ch !== '`' && ch !== '~') return undefined;
     let j = i;
@@ -212,9 +218,12 @@ export const fenced: Detector = (ctx) => {
       continue;
     }
     const calls = callsInBody(fence.body, ctx.resolve) ?? (fence === ctx.fences[0] && opensReply(ctx.text, start) ? callsInBody(unwrapped(fence.body), ctx.resolve) : undefined);
-    // Command R+ writes `Action:` on the line before its call's fence: part of the markup.
+    // Command R+ and LangChain's structured chat write `Action:` on the line before their call's fence (Command R+ also
+    // before its marker): part of the markup. The turn ends at the action, as in ReAct: what follows (an `Observation:`
+    // the model made up) is the model running past its stop, never shown.
     const action = /(?:^|\n)Action:[ \t]*\n$/.exec(lead);
-    if (calls?.length) spans.push({ start: action ? start - action[0].length + (action[0][0] === '\n' ? 1 : 0) : start, end, calls });
+    const acts = action !== null || /^[ \t]*Action:/.test(ctx.text.slice(start, start + 16));
+    if (calls?.length) spans.push({ start: action ? start - action[0].length + (action[0][0] === '\n' ? 1 : 0) : start, end: acts ? ctx.text.length : end, calls });
     else {
       const closed = /(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end).trimEnd());
       const wholeReply = opensReply(ctx.text, start) && !ctx.text.slice(end).trim();

@@ -115,6 +115,13 @@ export const mistral: Detector = (ctx) => {
       let i = m.index + m[0].length;
       while (/\s/.test(text[i] ?? '')) i++;
       if (text[i] !== '[' && text[i] !== '{') {
+        // A Python call after the token, as a prompt showing Python calls teaches (`[TOOL_CALLS]web_search("apple", limit=3)`).
+        const python = pythonAfterToken(ctx, i);
+        if (python) {
+          covered = python.end;
+          spans.push({ ...python, start: m.index });
+          continue;
+        }
         // v11 without [ARGS]: `[TOOL_CALLS]name{…}`.
         const name = /^[A-Za-z_][\w.-]{0,99}(?=\s*\{)/.exec(text.slice(i, i + 101));
         if (!name) continue;
@@ -129,7 +136,7 @@ export const mistral: Detector = (ctx) => {
       // [TOOL_CALLS] is a special token: always markup.
       const cut = end === -1 && jsonEnding(body) === 'cut';
       // An element whose arguments are a guess (`{"name": t, "options": {…}}`) is a failure, never a call on the guess.
-      const attempts = cut ? undefined : attemptsFromJson(parseLooseJson(body), ctx.resolve, ctx.tools.schemaOf);
+      const attempts = cut ? undefined : (attemptsFromJson(parseLooseJson(body), ctx.resolve, ctx.tools.schemaOf) ?? pythonListOf(body, ctx));
       if (text.startsWith('[/TOOL_CALLS]', stop)) stop += '[/TOOL_CALLS]'.length;
       // A closed list of calls after the token is a call wherever it stands, words after it too (vLLM's Mistral parser reads it so).
       const closedCalls = end !== -1 && attempts !== undefined && attempts.every(isCall);
@@ -209,6 +216,26 @@ function pythonTagList(ctx: ScanContext, text: string): Attempt[] | undefined {
     attempts.push(named(ctx.resolve, call.name.replace(/\.call$/, ''), call.arguments));
   }
   return attempts;
+}
+
+/** Python calls after Mistral's token: one (`name(…)`), its span, or undefined. */
+function pythonAfterToken(ctx: ScanContext, at: number): Span | undefined {
+  const head = /^[A-Za-z_][\w.-]{0,99}\s*\(/.exec(ctx.text.slice(at, at + 110));
+  if (!head) return undefined;
+  // The call ends before the next token: a reply of tokens before calls never closed is read once.
+  const next = ctx.text.indexOf('[TOOL_CALLS]', at);
+  const close = matchBracket(ctx.text, at + head[0].length - 1, next === -1 ? ctx.text.length : next);
+  if (close === -1) return undefined;
+  const call = parsePythonCall(ctx.text.slice(at, close));
+  return call ? spanOf(at, close, [named(ctx.resolve, call.name, call.arguments)], 'token') : undefined;
+}
+
+/** A closed list of Python calls (`[f(a=1), g()]`) as attempts; undefined unless every part is one. */
+function pythonListOf(body: string, ctx: ScanContext): Attempt[] | undefined {
+  const inner = /^\[([\s\S]*)\]$/.exec(body.trim())?.[1];
+  if (inner === undefined || !/^\s*[A-Za-z_][\w.-]*\s*\(/.test(inner)) return undefined;
+  const calls = splitTopLevel(inner).filter((p) => p.trim()).map((p) => parsePythonCall(p.trim()));
+  return calls.every((c) => c !== undefined) ? calls.map((c) => named(ctx.resolve, c!.name, c!.arguments)) : undefined;
 }
 
 export function pythonCallOf(text: string, resolve: (n: string) => string | undefined): ParsedCall | undefined {

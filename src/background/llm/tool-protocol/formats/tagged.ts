@@ -288,6 +288,12 @@ function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecAr
     const atEnd = !closed && limit === ctx.text.length;
     // A closing tag the reply ended inside (`…)</tool_`) is no part of the body.
     const body = atEnd ? ctx.text.slice(from, limit).replace(CUT_CLOSING_TAG, '') : ctx.text.slice(from, limit);
+    // An opening written again right after a call, with nothing after it but the reply's end, is that call's closer
+    // written as an opener (Hermes 2 Pro's `<tool_call>{…}\n<tool_call>`): it goes with the call, no call begun.
+    if (atEnd && !body.trim() && spans.length && !ctx.text.slice(spans.at(-1)!.end, m.index).trim()) {
+      spans.push({ start: m.index, end: limit, calls: [] });
+      continue;
+    }
     const attempts = readBody(ctx, body, atEnd, readers(ctx), closed);
     // "<tool_call>" followed by prose is talk about the tag.
     if (!attempts) continue;
