@@ -73,6 +73,10 @@ const WHOLE_REPLY_ONLY = new Set([
   'round15: BFCL v1 open-mixtral-8x7b simple_37',
   'round15: BFCL v3 Qwen_Qwen2.5-3B-Instruct parallel_147 (AAFV run)',
   'round16: BFCL v3 Qwen2.5-7B-Instruct-leaderboard parallel_103',
+  // Calls after a label opening the reply (`tools call:`, `**Function Calling Response**:`), and Python calls without brackets opening it, as in round 13.
+  'pending-moved: BFCL v3 Qwen_Qwen2.5-1.5B-Instruct simple_340 (AAFV run)',
+  "round25: claude-instant-1.2 (BFCL prompt mode) prefixes a pythonic call list with 'tools call:' on the same line",
+  'round25: command-r-plus (BFCL prompt mode) writes two bare calls without brackets, separated by a blank line',
   // GLM-4's name line, as in round 13.
   "round22: GLM-4-9B-chat native 'name newline JSON' call (only the first of the two asked for)",
   "round22: GLM-4-9B-chat native 'name newline JSON' call with integer arguments",
