@@ -211,20 +211,30 @@ const TEMPLATE_TOKEN = new RegExp(
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
-  let out = '';
+  // Pieces joined once, the last character kept apart: asking a string built by appending for its last character
+  // flattens it, once per span.
+  const pieces: string[] = [];
+  let last = '';
   let at = 0;
   for (const [s, e] of spans) {
     if (s < at) {
       at = Math.max(at, e);
       continue;
     }
-    out += text.slice(at, s);
+    if (s > at) {
+      pieces.push(text.slice(at, s));
+      last = text[s - 1]!;
+    }
     // Markup glued between two words leaves a space between them.
-    if (out && !/\s/.test(out.at(-1)!) && e < text.length && !/\s/.test(text[e]!)) out += ' ';
+    if (last && !/\s/.test(last) && e < text.length && !/\s/.test(text[e]!)) {
+      pieces.push(' ');
+      last = ' ';
+    }
     at = e;
   }
-  out += text.slice(at);
-  return out
+  pieces.push(text.slice(at));
+  return pieces
+    .join('')
     .split('\n')
     .map(trimLineEnd)
     .join('\n')

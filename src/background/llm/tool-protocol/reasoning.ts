@@ -18,10 +18,10 @@ const TOOL_CALL_CLOSE = '</tool_call>';
  * and vllm-mlx's reasoning parser end the reasoning there and read the call. A mention inside a
  * sentence stays reasoning. A call that `</think>` cuts runs up to it.
  */
-function reasoningLessCalls(text: string, start: number, bodyStart: number, end: number, thinkEnd: number, inCode: (i: number) => boolean): [number, number][] {
+function reasoningLessCalls(text: string, start: number, bodyStart: number, end: number, thinkEnd: number, inCode: (i: number) => boolean, openAt: (from: number) => number): [number, number][] {
   const pieces: [number, number][] = [];
   let cursor = start;
-  for (let at = text.indexOf(TOOL_CALL_OPEN, start); at !== -1 && at < thinkEnd; at = text.indexOf(TOOL_CALL_OPEN, at + TOOL_CALL_OPEN.length)) {
+  for (let at = openAt(start); at !== -1 && at < thinkEnd; at = openAt(at + TOOL_CALL_OPEN.length)) {
     let i = at - 1;
     while (i >= start && isBlank(text[i])) i--;
     if ((i >= bodyStart && text[i] !== '\n') || inCode(at)) continue;
@@ -43,9 +43,26 @@ function reasoningLessCalls(text: string, start: number, bodyStart: number, end:
  * bare `</think>` (the template opened it) that is not inside inline code. GPT-OSS's analysis channel
  * is reasoning, unless a recipient (`to=functions.name`) is written before it: then it carries a call.
  */
+/**
+ * `text.indexOf(needle, from)` for `from`s that never go back, remembering the last answer: a reply of many reasoning
+ * blocks and no `<tool_call>` is searched once, not once per block.
+ */
+function forwardFinder(text: string, needle: string): (from: number) => number {
+  let searchedFrom = Infinity;
+  let found = -1;
+  return (from) => {
+    if (from < searchedFrom || (found !== -1 && found < from)) {
+      searchedFrom = from;
+      found = text.indexOf(needle, from);
+    }
+    return found;
+  };
+}
+
 export function reasoningSpans(text: string, inCode: (i: number) => boolean): { spans: [number, number][]; carved: [number, number][] } {
   const spans: [number, number][] = [];
   const carved: [number, number][] = [];
+  const openAt = forwardFinder(text, TOOL_CALL_OPEN);
   for (const m of matchesOf(/<((?:seed:|mm:)?think|thinking|reasoning|tool_call_reasoning)>[\s\S]*?(?:<\/\1>|$)|<think:[\w-]{1,20}>[\s\S]*?(?:<\/think:[\w-]{1,20}>|$)|(?:^[ \t]*|<\|start\|>assistant[ \t]*)to=self<\|message\|>[\s\S]*?(?:<\|eo[mt]\|>|(?=<\|start\|>)|$)|<\|channel>thought[\s\S]*?(?:<channel\|>|$)|<\|START_THINKING\|>[\s\S]*?(?:<\|END_THINKING\|>|$)|\[THINK\][\s\S]*?(?:\[\/THINK\]|$)|<\|open\|>think<\|sep\|>[\s\S]*?(?:<\|close\|>think<\|sep\|>|$)|<start_function_response>(?!call:)[\s\S]*?(?=<start_function_call>|<start_function_response>|$)|(?<!to=functions\.[\w.:-]{1,100}\s{0,8})<\|channel\|>analysis<\|message\|>[\s\S]*?(?:<\|end\|>|(?=<\|start\|>|<\|channel\|>)|$)/gi, text)) {
     const end = m.index + m[0].length;
     const tag = m[1]?.toLowerCase();
@@ -55,7 +72,7 @@ export function reasoningSpans(text: string, inCode: (i: number) => boolean): { 
     }
     const closing = `</${tag}>`;
     const thinkEnd = m[0].toLowerCase().endsWith(closing) ? end - closing.length : end;
-    const pieces = reasoningLessCalls(text, m.index, m.index + tag.length + 2, end, thinkEnd, inCode);
+    const pieces = reasoningLessCalls(text, m.index, m.index + tag.length + 2, end, thinkEnd, inCode, openAt);
     spans.push(...pieces);
     if (pieces.length > 1 && thinkEnd < end) carved.push([m.index, end]);
   }
@@ -65,7 +82,7 @@ export function reasoningSpans(text: string, inCode: (i: number) => boolean): { 
       if (inCode(lone.index)) continue;
       // A call opened on its own line before the closer is carved out, as in a `<think>` block.
       const end = lone.index + lone[0].length;
-      const pieces = reasoningLessCalls(text, 0, 0, end, lone.index, inCode);
+      const pieces = reasoningLessCalls(text, 0, 0, end, lone.index, inCode, openAt);
       spans.push(...pieces);
       if (pieces.length > 1) carved.push([0, end]);
       break;

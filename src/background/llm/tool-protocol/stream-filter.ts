@@ -68,6 +68,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let retractionTaken = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
   let pending = '';
+  /** The last character of `pending`: asking the appended string itself would flatten it on every call. */
+  let pendingLast = '';
   /** The waiting calls opened the reply: calls whatever follows them on their line. */
   let pendingFirm = false;
   /** Whether the waiting calls were asked if a word glued after them leaves them calls. */
@@ -105,6 +107,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     const text = pending;
     pending = '';
+    pendingLast = '';
     gluedAsked = false;
     return show(text);
   };
@@ -115,6 +118,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       endOfSequenceDue = true;
     }
     pending = '';
+    pendingLast = '';
     pendingFirm = false;
     gluedAsked = false;
   };
@@ -192,6 +196,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             spaceDue ||= /\S$/.test(shown.recent);
           } else if (isCall) {
             pending += stretch;
+            pendingLast = stretch.at(-1) ?? pendingLast;
             pendingFirm ||= firm;
           } else {
             out += release();
@@ -245,6 +250,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         const continuation = /^\\[ \t]*(?=\r?\n)/.exec(held.slice(i));
         if (continuation) i += continuation[0].length;
         else if (!final && /^\\[ \t]*\r?$/.test(held.slice(i))) return out;
+        if (i) pendingLast = held[i - 1]!;
         pending += held.slice(0, i);
         held = held.slice(i);
         if (!held) {
@@ -257,6 +263,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (stray && !final && stray[0].length === held.length && /[}\]][ \t]*$/.test(stray[0])) return out;
         if (stray) {
           pending += stray[0];
+          pendingLast = stray[0].at(-1) ?? pendingLast;
           held = held.slice(stray[0].length);
           continue;
         }
@@ -264,7 +271,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         if (held[0] === '\n') confirm();
         // A word (or other text, `(answer.string)`) glued right after calls opening the reply, no blank between: calls that
         // stay calls so are hidden, as in the parser. Asked once per run of waiting calls, so calls back to back are not read again and again.
-        else if (i === 0 && !gluedAsked && !shown.content && /[^\s[{<]/.test(held[0]!) && !/\s$/.test(pending)) {
+        else if (i === 0 && !gluedAsked && !shown.content && /[^\s[{<]/.test(held[0]!) && !/\s/.test(pendingLast)) {
           gluedAsked = true;
           if (standsBeforeGluedWord(pending)) confirm();
         }
@@ -317,6 +324,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         hidReasoning = true;
         shown.retract();
         pending = '';
+        pendingLast = '';
         pendingFirm = false;
         gluedAsked = false;
         held = held.slice(closeThink[0].length);

@@ -51,6 +51,30 @@ const REACT_ACTION = new RegExp(`^${ACTION_LINE.source}`);
 /** Each fixed opener's literal in lower case, by its index: looked at for every character that may open markup. */
 const LOWER_LITERALS = FIXED_OPENERS.map((o) => o.literal?.toLowerCase() ?? '\u0000');
 
+/** The fixed openers whose literal starts with a character (lower-cased), by that character: the others cannot grow from text starting otherwise. */
+const BY_LITERAL_START = new Map<string, number[]>();
+LOWER_LITERALS.forEach((literal, k) => BY_LITERAL_START.set(literal[0]!, [...(BY_LITERAL_START.get(literal[0]!) ?? []), k]));
+
+/**
+ * The characters a regular expression's match must start with, where its source says so plainly (`^<`, `^\\[`, both
+ * cases under `i`); undefined where it may start otherwise (a group, a class, an optional first character).
+ */
+export function firstCharsOf(re: RegExp): Set<string> | undefined {
+  const src = re.source;
+  if (src[0] !== '^') return undefined;
+  let ch = src[1];
+  let next = 2;
+  if (ch === '\\') {
+    ch = src[2];
+    next = 3;
+    if (ch === undefined || /[A-Za-z0-9]/.test(ch)) return undefined;
+  } else if (ch === undefined || '([.|$'.includes(ch)) return undefined;
+  if ('?*{'.includes(src[next] ?? '')) return undefined;
+  return new Set(re.flags.includes('i') ? [ch.toLowerCase(), ch.toUpperCase()] : [ch]);
+}
+
+/** Each fixed opener's first characters, by its index (undefined: it is always tried). */
+const OPENER_FIRSTS = FIXED_OPENERS.map((o) => firstCharsOf(o.match));
 
 /** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
 const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
@@ -151,7 +175,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (startsFence(text)) return at.lineStart && !at.lineQuoted && fenceCouldOpen(text, at);
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
     const lineStart = at.lineStart;
-    if (FIXED_OPENERS.some((o, k) => o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && LOWER_LITERALS[k]!.startsWith(lower))) return true;
+    if ((BY_LITERAL_START.get(lower[0] ?? '') ?? []).some((k) => {
+      const o = FIXED_OPENERS[k]!;
+      return o.literal && (o.anywhere || (!at.lineQuoted && (lineStart || o.glued))) && LOWER_LITERALS[k]!.startsWith(lower);
+    })) return true;
     if (!at.hidReasoning && (LONE_REASONING_OPENINGS.some((t) => t.startsWith(lower)) || /^<\/think:[\w-]{0,20}>?$/.test(lower))) return true;
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
@@ -249,7 +276,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (held.startsWith('<|message|>') && at.recipient !== undefined) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
     // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
     if (at.recipient !== undefined && !at.lineQuoted && /^<\|channel\|>\s*commentary/.test(held)) return { ...tag(/<\|call\|>/), ...(lineStart ? { sure: true } : { mid: true }) } as CloserSpec;
-    for (const o of FIXED_OPENERS) {
+    for (const [k, o] of FIXED_OPENERS.entries()) {
+      if (OPENER_FIRSTS[k] && !OPENER_FIRSTS[k]!.has(held[0]!)) continue;
       if (!o.anywhere && (at.lineQuoted || (!lineStart && !o.glued))) continue;
       if (o.preamble && at.recipient !== undefined) continue;
       const m = held.match(o.match);

@@ -139,6 +139,9 @@ const CALL_SHAPED = /^(?:\{|\[\s*\{)/;
 /** `\u` and one to three hex digits, the backslash not itself escaped: JSON no parser reads. */
 const GARBLED_UNICODE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[0-9a-fA-F]{1,3}(?![0-9a-fA-F])/;
 
+/** How a JSON value, or a Python literal the repairs make one, starts: a bracket, a quote, a digit or a sign, or a literal's word. */
+const VALUE_START = /^(?:[[{"'\d-]|(?:true|false|null|True|False|None)(?!\w))/;
+
 /** An escaped quote right after a bracket, a colon or a comma: where JSON opens a string, not inside one. */
 const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
 
@@ -146,7 +149,8 @@ const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
 
 export function parseLooseJson(text: string): Json | undefined {
   let trimmed = withoutStrayEndQuote(withCallKeyRepaired(text.trim()));
-  if (!trimmed || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
+  // No value starts otherwise (Python's words included): a bare word or a sentence is not tried, and no failed parse paid for.
+  if (!VALUE_START.test(trimmed) || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
   // A `\u` escape with fewer than four hex digits (`\u09f\`): the string is garbled, not a path's backslash; nothing to repair.
   if (GARBLED_UNICODE_ESCAPE.test(trimmed)) return undefined;
   let ending = jsonEnding(trimmed);
@@ -159,20 +163,23 @@ export function parseLooseJson(text: string): Json | undefined {
   }
   // Cut inside a value: nothing to read (and no failed parse to pay for).
   if (ending === 'cut') return undefined;
-  const attempts = [trimmed, strictify(trimmed)];
+  // Each repair is made only if the readings before it failed: most JSON parses as written, and a repair costs a pass.
+  let strict: string | undefined;
+  const strictified = () => (strict ??= strictify(trimmed));
+  const attempts: (() => string)[] = [() => trimmed, strictified];
   // Closing brackets are added only after a complete value: a value that was itself cut is never used.
-  if (ending === 'repairable') attempts.push(closeOpen(strictify(trimmed)));
+  if (ending === 'repairable') attempts.push(() => closeOpen(strictified()));
   // Last, quotes a model left unescaped inside a string: repaired only where each one's role is plain.
-  else attempts.push(escapeStrayQuotes(trimmed));
+  else attempts.push(() => escapeStrayQuotes(trimmed));
   // In an object or a list of objects, a closing bracket written once too often (`[{…}}]`, Granite), or one too few before
   // an outer one (`[{…{…}]`, Mistral 7B): the outer closer shows where the call ends.
-  if (CALL_SHAPED.test(trimmed)) attempts.push(withoutStrayClosers(strictify(trimmed)));
+  if (CALL_SHAPED.test(trimmed)) attempts.push(() => withoutStrayClosers(strictified()));
   // And an object whose braces were all written twice, copied from a prompt's escaped example; strings joined with `+`.
-  if (trimmed.startsWith('{{')) attempts.push(strictify(withSingleBraces(trimmed)));
-  if (/"\s*\+\s*"/.test(trimmed)) attempts.push(withJoinedStrings(strictify(trimmed)));
+  if (trimmed.startsWith('{{')) attempts.push(() => strictify(withSingleBraces(trimmed)));
+  if (/"\s*\+\s*"/.test(trimmed)) attempts.push(() => withJoinedStrings(strictified()));
   for (const attempt of attempts) {
     try {
-      return JSON.parse(attempt) as Json;
+      return JSON.parse(attempt()) as Json;
     } catch {
       /* next attempt */
     }

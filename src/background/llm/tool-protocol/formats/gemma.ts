@@ -100,8 +100,9 @@ function closedAtEnd(text: string, open: number, limit: number): { args: Record<
   const end = closers.length ? open + Math.min(...closers) : limit;
   if ((!closers.length && limit !== text.length) || !/(?:<\|"\|>|[}\]])\s*$/.test(text.slice(open, end))) return undefined;
   for (let missing = 1; missing <= 3; missing++) {
-    const completed = text.slice(0, end) + '}'.repeat(missing);
-    const read = new BodyReader(completed, completed.length).object(open);
+    // Only the call is copied, not the reply before it: a reply of many such calls is read in one pass.
+    const completed = text.slice(open, end) + '}'.repeat(missing);
+    const read = new BodyReader(completed, completed.length).object(0);
     if (read) return { args: read.args, end };
   }
   return undefined;
