@@ -33,7 +33,10 @@ function validEscape(text: string, at: number): boolean {
   return /["\\/bfnrt]/.test(next) || (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6)));
 }
 
-/** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys, True/None, trailing commas. */
+/** A call's name key and its colon, before a value. */
+const NAME_KEY_BEFORE = /["'](?:name|tool|tool_name|function)["']\s*:$/;
+
+/** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys and names, True/None, trailing commas. */
 export function strictify(text: string): string {
   let out = '';
   let i = 0;
@@ -70,7 +73,13 @@ export function strictify(text: string): string {
       const w = word[0];
       let k = i + w.length;
       while (/\s/.test(text[k] ?? '')) k++;
-      out += text[k] === ':' ? `"${w}"` : w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
+      const literal = w === 'True' ? 'true' : w === 'False' ? 'false' : w === 'None' ? 'null' : w;
+      // A key, or a call's name left unquoted (`"name": read_rss_feed`, qwen2.5-coder): a string. Any other bare word for a
+      // value stays a word, and the JSON unreadable: which string was meant is a guess.
+      let before = i - 1;
+      while (before >= 0 && /\s/.test(text[before]!)) before--;
+      const valueWord = literal === w && text[before] === ':' && NAME_KEY_BEFORE.test(text.slice(Math.max(0, before - 16), before + 1));
+      out += text[k] === ':' || valueWord ? `"${w}"` : literal;
       i += w.length;
       continue;
     }
@@ -269,4 +278,22 @@ export function withTuplesAsLists(text: string): string | undefined {
   let out = '';
   for (let i = 0; i < text.length; i++) out += replaced.get(i) ?? text[i];
   return out;
+}
+
+/**
+ * Arguments written as a string of JSON whose quotes were never escaped (`"arguments": "{"a": 1}"`, Apple's on-device
+ * model in apfel): the object inside, unquoted. Only where the object closes right before the string's closing quote.
+ */
+export function withInnerJsonUnquoted(text: string, matchBracket: (text: string, at: number) => number): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(/"(?:arguments|parameters|args|params)"\s*:\s*"(?=\{")/g)) {
+    const open = m.index + m[0].length;
+    if (open <= from) continue;
+    const close = matchBracket(text, open);
+    if (close === -1 || text[close] !== '"') continue;
+    out += text.slice(from, open - 1) + text.slice(open, close);
+    from = close + 1;
+  }
+  return out + text.slice(from);
 }

@@ -142,9 +142,9 @@ function gluedToWord(text: string, start: number): boolean {
   return before !== undefined && !/\s/.test(before);
 }
 
-/** The 200 characters before `at`, less the reasoning block that ends last before it. */
-function leadInto(text: string, at: number, reasoning: Regions): string {
-  const from = Math.max(0, at - 200);
+/** The 200 characters before `at` after `after` (the markup before it), less the reasoning block that ends last before it. */
+function leadInto(text: string, at: number, reasoning: Regions, after = 0): string {
+  const from = Math.max(after, at - 200);
   const block = reasoning.lastBefore(at);
   if (!block || block[1] <= from) return text.slice(from, at);
   return text.slice(from, Math.max(from, block[0])) + text.slice(block[1], at);
@@ -165,7 +165,8 @@ function standing(text: string, spans: readonly Span[], reasoning: Regions): Spa
     // After prose that presents an example (`e.g.:`, `for example`) or code (`an updated version`), markup is what it
     // presents unless the reply ends with it. The words leading into it, without the reasoning right before it (hidden,
     // it presents nothing to the user).
-    const lead = leadInto(text, spans[i]!.start, reasoning);
+    // A call's own markup before it presents nothing: the words of its arguments (`"path": "data/sample.csv"`) are no lead.
+    const lead = leadInto(text, spans[i]!.start, reasoning, i > 0 ? spans[i - 1]!.end : 0);
     if (presentsExample(lead) && !endsReply(text, spans[j]!.end)) {
       i = j + 1;
       continue;
@@ -331,6 +332,17 @@ export function hiddenRegions(reply: string, tools: readonly ToolInput[]): [numb
   return readReply(reply, tools).hidden;
 }
 
+/** The tool table of each tools list the parser was given, made once: the stream filter parses every finished call with the same list. */
+const tables = new WeakMap<readonly ToolInput[], { size: number; table: ReturnType<typeof createToolTable> }>();
+
+function tableOf(tools: readonly ToolInput[]): ReturnType<typeof createToolTable> {
+  const known = tables.get(tools);
+  if (known && known.size === tools.length) return known.table;
+  const table = createToolTable(tools);
+  tables.set(tools, { size: tools.length, table });
+  return table;
+}
+
 function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseResult; hidden: [number, number][] } {
   // The reply is read without the end-of-turn tokens it closes with.
   const text = reply.slice(0, turnEndStart(reply));
@@ -342,7 +354,7 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   // sees it and the stream filter reads it (a bare call, a call fence or a tool's name line opening the reply).
   const scanned = withLeadingReasoningBlanked(text, reasoningList, carved);
   let claimed: Span[] = [];
-  const table = createToolTable(tools);
+  const table = tableOf(tools);
   for (const detect of DETECTORS) {
     const codeAware = detect === fenced;
     const taken = new Regions(claimed.map((s) => [s.start, s.end] as const));

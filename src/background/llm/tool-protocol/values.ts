@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withTuplesAsLists } from './json-repairs';
+import { closeOpen, escapeStrayQuotes, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted, withTuplesAsLists } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -114,14 +114,20 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
 const MISTYPED_CALL_KEY = /"(parameters|arguments|args|params)(?![ \t]*"?[ \t]*:[ \t]*")((?:\\?["']|[ \t]){0,3}[:=(>]?(?:[ \t]|\\?"){0,3})(?=\{)|(?<=[{,][ \t]*)"(?="[A-Za-z_]\w{0,100}"[ \t]*:)/;
 const MISTYPED_CALL_KEY_ALL = new RegExp(MISTYPED_CALL_KEY.source, 'g');
 
-/** The text with mistyped keys written as JSON, where the text does not parse as it is. */
+/** Arguments given as a string holding JSON whose quotes were not escaped (`"arguments": "{"a": 1}"`). */
+const UNESCAPED_ARGUMENTS = /"(?:arguments|parameters|args|params)"\s*:\s*"\{"/;
+
+/** The text with mistyped keys written as JSON, and arguments left unescaped in a string unquoted, where the text does not parse as it is. */
 function withCallKeyRepaired(text: string): string {
-  if (!MISTYPED_CALL_KEY.test(text)) return text;
+  const mistyped = MISTYPED_CALL_KEY.test(text);
+  const unescaped = UNESCAPED_ARGUMENTS.test(text);
+  if (!mistyped && !unescaped) return text;
   try {
     JSON.parse(text);
     return text;
   } catch {
-    return text.replace(MISTYPED_CALL_KEY_ALL, (whole, key: string | undefined) => (key ? `"${key}": ` : ''));
+    const keys = mistyped ? text.replace(MISTYPED_CALL_KEY_ALL, (whole, key: string | undefined) => (key ? `"${key}": ` : '')) : text;
+    return unescaped ? withInnerJsonUnquoted(keys, matchBracket) : keys;
   }
 }
 

@@ -267,7 +267,8 @@ export const bare: Detector = (ctx) => {
     if (start === first && list && /[^\s]/.test(text[candidate.end] ?? ' ')) candidate.glue = 'token';
     // A call may stand at the start, at the end after prose, or on its own lines between prose,
     // unless the prose leading into it presents it as an example.
-    if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start))) spans.push(candidate);
+    // The calls before it present nothing: the lead is what stands after them.
+    if (start === first || candidate.end >= tailEnd || !EXAMPLE_LEAD.test(text.slice(Math.max(spans.at(-1)?.end ?? 0, start - 200), start))) spans.push(candidate);
   }
   // A call ending the reply after the model's words on its line (`Hey, how are you? {"name": …}`), unless the words present it as an example.
   if (!spans.some((s) => s.end >= tailEnd)) {

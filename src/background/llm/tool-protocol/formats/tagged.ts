@@ -30,10 +30,13 @@ function jsonEndIn(body: string): number {
   return matchBracket(body, first);
 }
 
-/** A JSON object with one stray quote after it (`{"city": "NY"}"`, as Llama 3.x writes before `</function>`): the object. */
+/**
+ * A JSON object with one stray quote or `>` after it (`{"city": "NY"}"`, `{"symbol": "VFS"}>`, as Llama 3.x writes before
+ * `</function>` on Groq and Together): the object.
+ */
 function withoutStrayQuote(inner: string): string {
   const trimmed = inner.trim();
-  if (!trimmed.startsWith('{') || !trimmed.endsWith('"')) return inner;
+  if (!trimmed.startsWith('{') || !(trimmed.endsWith('"') || trimmed.endsWith('>'))) return inner;
   return matchBracket(trimmed, 0) === trimmed.length - 1 ? trimmed.slice(0, -1) : inner;
 }
 
@@ -527,9 +530,9 @@ export const dsml: Detector = (ctx) => {
  */
 function brokenFunctionTags(ctx: ScanContext): Span[] {
   const spans: Span[] = [];
-  // The name may run into the JSON after `=`, `(` or a blank instead of `>` (Llama 3.x on Groq: `<function=read_file {…}></function>`),
+  // The name may run into the JSON after `=`, `(`, `,` or a blank instead of `>` (Llama 3.x on Groq: `<function=read_file {…}></function>`),
   // the JSON perhaps in a list whose `]` never came (`<function=web_search [{…} </function>`, Llama 3.3 on Groq).
-  for (const m of matchesOf(/<function=([\w.-]{1,100})(?:[=(]|[ \t])?(?=\[?[ \t]*\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+  for (const m of matchesOf(/<function=([\w.-]{1,100})(?:[=(,]|[ \t])?(?=\[?[ \t]*\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     let open = m.index + m[0].length;
     const listed = ctx.text[open] === '[';
