@@ -8,13 +8,24 @@ const corpus = corpusDir('the real-page tests (reader, long-page questions)');
 const corpusSuites = corpus ? [] : ['<rootDir>/test/unit/dom-reader/readability-pages.test.ts'];
 const corpusE2e = corpus ? [] : ['<rootDir>/test/e2e/long-pages.test.ts'];
 
+// Suites whose assertions are timings: run apart from the rest (scripts/test.mjs, `npm run test:unit`).
+const timingSuites = ['<rootDir>/test/unit/tool-protocol/linear-time.test.ts'];
+
 module.exports = {
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/unit/**/*.test.ts?(x)'],
-      testPathIgnorePatterns: ['/node_modules/', ...corpusSuites],
+      testPathIgnorePatterns: ['/node_modules/', ...corpusSuites, ...timingSuites],
+      transform,
+      transformIgnorePatterns,
+    },
+    {
+      // Tests that time work against absolute bounds, run alone (--runInBand) so no other suite shares the CPU with them.
+      displayName: 'timing',
+      testEnvironment: 'node',
+      testMatch: timingSuites,
       transform,
       transformIgnorePatterns,
     },

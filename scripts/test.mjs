@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The one test command: dependencies installed if missing, then typecheck, the boundary lint, build, web-ext lint, unit tests, then
-// end-to-end tests in real Firefox. It ends with the plain line `N passed, N failed` counting every test that ran.
+// The one test command: dependencies installed if missing, then typecheck, the boundary lint, build, web-ext lint, unit tests, the
+// timing tests alone, then end-to-end tests in real Firefox. It ends with the plain line `N passed, N failed` counting every test that ran.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +44,8 @@ const checks = [
 checks.push(run('web-ext lint', 'node', ['scripts/lint-extension.mjs']));
 
 const unit = jest('unit', []);
+// The timing tests run alone, after the rest: other suites running beside them would be what they measure.
+const timing = jest('timing', ['--runInBand']);
 let e2e;
 if (!firefoxFound()) {
   console.error('\n✖ Firefox ESR was not found, so the end-to-end tests cannot run (they are not optional).');
@@ -53,9 +55,9 @@ if (!firefoxFound()) {
   e2e = jest('e2e', ['--runInBand']);
 }
 
-const passed = unit.passed + e2e.passed;
-const failed = unit.failed + e2e.failed;
-const allOk = checks.every(Boolean) && unit.ok && e2e.ok && failed === 0;
+const passed = unit.passed + timing.passed + e2e.passed;
+const failed = unit.failed + timing.failed + e2e.failed;
+const allOk = checks.every(Boolean) && unit.ok && timing.ok && e2e.ok && failed === 0;
 if (!checks.every(Boolean)) console.error('\n✖ typecheck, build or lint failed (see above).');
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(allOk ? 0 : 1);
