@@ -80,6 +80,10 @@ const WHOLE_REPLY_ONLY = new Set([
   // GLM-4's name line, as in round 13.
   "round22: GLM-4-9B-chat native 'name newline JSON' call (only the first of the two asked for)",
   "round22: GLM-4-9B-chat native 'name newline JSON' call with integer arguments",
+  // NexusRaven's calls separated by `;`, Gorilla's separated by commas without brackets, and GLM-4's name line, as in round 13.
+  'round27: raven-v2_semicolon_separated_pythonic_calls',
+  'round27: gorilla-openfunctions-v2_four_bare_pythonic_calls_comma_separated',
+  'round27: glm-4-9b_native_name_newline_json_call',
 ]);
 
 describe('a line of prose before the call', () => {

@@ -62,6 +62,42 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The words of JSON Schema itself: a value made only of them, with a type, is a schema copied from the prompt. */
+const SCHEMA_WORDS = new Set(['type', 'items', 'properties', 'required', 'description', 'enum', 'default', 'format', 'title', 'additionalProperties', '$schema']);
+
+/** A value that is a piece of JSON Schema (`{"type": "array", "items": {…}, "description": …}`), not a value the schema describes. */
+function isSchemaCopy(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const type = (value as Record<string, unknown>).type;
+  return keys.length > 1 && typeof type === 'string' && KINDS.has(ALIASES[type] ?? type) && keys.every((k) => SCHEMA_WORDS.has(k));
+}
+
+/** Whether a value read as JSON can be none of the kinds its schema allows; text kinds (strings) take anything. */
+function misfits(value: unknown, schema: JsonSchema | undefined, depth: number): boolean {
+  if (isSchemaCopy(value) && !hasProperty(schema, 'type')) return true;
+  const kinds = kindsOf(schema);
+  if (typeof value !== 'object' || value === null || !kinds.size || kinds.has('string')) return false;
+  if (!kinds.has(Array.isArray(value) ? 'array' : 'object')) return true;
+  return depth === 0 && Array.isArray(value) && value.some((item) => misfits(item, branch(schema, 'array')?.items, depth + 1));
+}
+
+const hasProperty = (schema: JsonSchema | undefined, key: string) => Object.hasOwn(branch(schema, 'object')?.properties ?? {}, key);
+
+/**
+ * Whether fitted arguments cannot be what the tool's schema asks for, so the call does not fit its tool and is not run
+ * on a guess: an object or a list where the schema asks for a number, a boolean or a list of them (`height={'height':
+ * 6.0, 'units': 'feet'}`, Llama 3.2 1B), or the schema itself copied as the arguments or a value (Gemma 3 1B). Text
+ * parameters take any value. Names the tool does not declare are left to the tool's own check: readers of real outputs
+ * label such calls as written (`{"foo": "bar"}`, gpt-oss in Groq's failed generations).
+ */
+export function misfitArguments(args: Record<string, unknown>, schema: JsonSchema | undefined): boolean {
+  const props = branch(schema, 'object')?.properties;
+  if (!props) return false;
+  if (isSchemaCopy(args) && !Object.hasOwn(props, 'type')) return true;
+  return Object.keys(args).some((key) => Object.hasOwn(props, key) && misfits(args[key], props[key], 0));
+}
+
 export function fitArguments(args: Record<string, unknown>, schema: JsonSchema | undefined): Record<string, unknown> {
   const fitted = fit(args, branch(schema, 'object') ?? schema, 0);
   return typeof fitted === 'object' && fitted !== null && !Array.isArray(fitted) ? (fitted as Record<string, unknown>) : args;

@@ -28,7 +28,7 @@ import { dsml, elementCalls, functionTag, invoke, unnamedWrapped, wrapped } from
 import { qwenAgent } from './formats/qwen-agent';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
-import { fitArguments } from './fit';
+import { fitArguments, misfitArguments } from './fit';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
 import { reasoningSpans, withoutDrafts } from './reasoning';
@@ -316,6 +316,19 @@ function withPositionalNamed(span: Span, schemaOf: SchemaOf): Span {
   return { ...span, calls, ...(problems.length ? { problems } : {}) };
 }
 
+/** A span's calls with their arguments shaped by the schema; a call whose arguments cannot fit it is an `unparsable` failure. */
+function withArgumentsFitted(span: Span, schemaOf: SchemaOf): Span {
+  const calls: ParsedCall[] = [];
+  const problems: Problem[] = [...(span.problems ?? [])];
+  for (const call of span.calls) {
+    const schema = schemaOf(call.name);
+    const args = fitArguments(unwrappedArguments(call.arguments, schema), schema);
+    if (!misfitArguments(args, schema)) calls.push({ name: call.name, arguments: args });
+    else problems.push({ problem: 'unparsable', name: call.name });
+  }
+  return { ...span, calls, ...(problems.length ? { problems } : {}) };
+}
+
 /**
  * The calls in a reply. `tools` are the offered tools: names, or names with the JSON Schema of
  * their arguments, which then shapes the values read from markup.
@@ -374,7 +387,7 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
     claimed = merged(claimed, own);
   }
   const { calls: found, drafts } = withoutDrafts(countedOnce(standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span))), carved);
-  const calls = found.map((span) => withPositionalNamed(span, table.schemaOf));
+  const calls = found.map((span) => withArgumentsFitted(withPositionalNamed(span, table.schemaOf), table.schemaOf));
   // Template tokens left in the text go too, except in code, where they are what the user wrote about.
   const tokens: Span[] = [];
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
@@ -388,7 +401,7 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
     tokens,
   ).map((s): [number, number] => [s.start, s.end]);
   const result = {
-    calls: calls.flatMap((s) => s.calls.map((c) => ({ name: c.name, arguments: fitArguments(unwrappedArguments(c.arguments, table.schemaOf(c.name)), table.schemaOf(c.name)) }))),
+    calls: calls.flatMap((s) => s.calls),
     text: withoutSpans(text, removed),
     raw: calls.flatMap((s) => s.calls.map(() => text.slice(s.start, s.end))),
     failures: calls.flatMap((s) => (s.problems ?? []).map((p) => failureOf(p, text.slice(s.start, s.end)))),

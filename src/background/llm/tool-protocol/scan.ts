@@ -92,6 +92,9 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
 
 export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'tool_input', 'action_input'] as const;
 
+/** The argument keys of LangChain's agents, whose value may be words for a single-input tool. */
+const WORDS_KEYS: readonly string[] = ['tool_input', 'action_input'];
+
 /** The keys arguments may be wrapped under once more: an arguments key, or the schema's own `properties` (LFM2 copies it). */
 const WRAPPING_KEYS: readonly string[] = [...ARGUMENT_KEYS, 'properties'];
 
@@ -123,6 +126,19 @@ export function positionalArguments(args: Record<string, unknown>, schema: Retur
   }
   for (const k of keyword) named[k] = args[k];
   return named;
+}
+
+/**
+ * A tool's input written as plain text rather than an object (`Action Input: weather in SF`, `<tool_input>foo</tool_input>`,
+ * `"action_input": "2+2"`): LangChain's single-input tools take it whole. It is the tool's one parameter where the schema
+ * declares exactly one; otherwise undefined, since which parameter it fills would be a guess. Text that opens like JSON
+ * is never read so: it is broken JSON, not words.
+ */
+export function singleInput(text: string, schema: ReturnType<SchemaOf>): Record<string, unknown> | undefined {
+  const value = text.trim();
+  const declared = Object.keys(schema?.properties ?? {});
+  if (declared.length !== 1 || !value || /^[[{]/.test(value)) return undefined;
+  return { [declared[0]!]: value };
 }
 
 /** The keys a call's name is read from, in the order they are tried (`_name`: TGI's grammar, the arguments beside it). */
@@ -214,7 +230,10 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const argKey = ARGUMENT_KEYS.find((k) => k in source && !(declared && Object.hasOwn(declared, k) && !isRecord(source[k] ?? null)));
   if (argKey && isToolDefinition(source, source[argKey]!)) return undefined;
   if (argKey) {
-    const args = argumentsOf(source[argKey]);
+    const input = source[argKey];
+    // LangChain's tool input may be words (`"action_input": "2+2"`); OpenAI's `arguments` string is always JSON.
+    const words = typeof input === 'string' && WORDS_KEYS.includes(argKey) && schemaOf && resolve(rawName);
+    const args = argumentsOf(input) ?? (words ? singleInput(input, schemaOf(resolve(rawName)!)) : undefined);
     if (args) return named(resolve, rawName, args);
     return resolve(rawName) ? { problem: 'unparsable', name: rawName } : undefined;
   }
@@ -249,6 +268,21 @@ function callInString(item: string, resolve: NameResolver, schemaOf?: SchemaOf):
 }
 
 /**
+ * A list of `[name, arguments]` pairs, every name an offered tool's (`[('kinematics.calculate_time', {…}), …]`, Mistral's
+ * API models in BFCL; `[["currency_exchange.convert", {…}], …]`, Qwen2.5): a call each. Undefined for any other list.
+ */
+function pairCalls(items: readonly Json[], resolve: NameResolver): ParsedCall[] | undefined {
+  const calls: ParsedCall[] = [];
+  for (const item of items) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !isRecord(item[1] ?? null)) return undefined;
+    const name = resolve(item[0]);
+    if (!name) return undefined;
+    calls.push({ name, arguments: item[1] as Record<string, unknown> });
+  }
+  return calls;
+}
+
+/**
  * Attempts from a JSON value that is a call, an array of calls (or of strings holding calls), or an OpenAI-style
  * `{"tool_calls": [...]}`; undefined unless every item is call-shaped.
  */
@@ -257,6 +291,8 @@ export function attemptsFromJson(value: Json | undefined, resolve: NameResolver,
   if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve, schemaOf);
   const items = Array.isArray(value) ? value : [value];
   if (!items.length) return undefined;
+  const pairs = pairCalls(items, resolve);
+  if (pairs) return pairs;
   const attempts = items.map((item) => (Array.isArray(value) && typeof item === 'string' ? callInString(item, resolve, schemaOf) : attemptFromObject(item, resolve, schemaOf)));
   return attempts.every((a): a is Attempt => a !== undefined) ? attempts : undefined;
 }

@@ -16,7 +16,7 @@ import { STRAY_CLOSER } from './scan';
 import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
-import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
+import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, SENTENCE_END, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 import { turnEndHolder } from './turn-end';
@@ -45,8 +45,12 @@ function nextCandidate(held: string, recent: string): number {
   if (punctuation === 0) return 0;
   const wordStart = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent));
   const word = wordStart ? 0 : firstOf(held.search(GLUED_WORD_AFTER_BLANK), strippedHarmonyAt(held));
-  return firstOf(punctuation, word);
+  // A word glued to the end of a sentence may be GLM-4's call, its `<|assistant|>` token stripped.
+  const afterSentence = SENTENCE_END.test(recent) && /^[A-Za-z_]/.test(held) ? 0 : held.search(GLUED_AFTER_SENTENCE);
+  return firstOf(firstOf(punctuation, word), afterSentence);
 }
+
+const GLUED_AFTER_SENTENCE = /(?<=[.!?。])[A-Za-z_]/;
 
 /** The earlier of two positions found by `search` (-1: none). */
 const firstOf = (a: number, b: number): number => (a === -1 ? b : b === -1 ? a : Math.min(a, b));

@@ -281,6 +281,8 @@ export function escapeRegExp(s: string): string {
 
 /** First letters of openers that are words and may follow the model's words on their line (`functools[`). */
 const GLUED_WORD_LETTERS = [...new Set(FIXED_OPENERS.filter((o) => o.glued && o.literal && /^[a-z]/i.test(o.literal) && !STRIPPED_HARMONY_LITERALS.includes(o.literal)).map((o) => o.literal![0]!))].join('');
+/** Shown text ending a sentence: a tool's name glued after it may be GLM-4's call (formats/bare.ts, `gluedNameLine`). */
+export const SENTENCE_END = /[.!?。]$/;
 export const GLUED_WORD_START = new RegExp(`^[${GLUED_WORD_LETTERS}]`);
 export const GLUED_WORD_AFTER_BLANK = new RegExp(`(?<=[ \\t])[${GLUED_WORD_LETTERS}]`);
 /**

@@ -5,10 +5,10 @@
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
 import { callLabel } from './formats/bare';
-import { FENCED_WRAPPERS } from './formats/fenced';
+import { BODY_LABELS, FENCED_WRAPPERS, LABEL_LINE } from './formats/fenced';
 import { ARGUMENTS_ELEMENTS, CALL_TAG_NAME, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
-import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, tag, wrapper, type CloserSpec } from './stream-openers';
+import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECIPIENT_HEAD, JSON_CALL, REASONING, RECHECK_FLOOR, SENTENCE_END, tag, wrapper, type CloserSpec } from './stream-openers';
 import { fenceOpening } from './stream-scans';
 import { hiddenRegions, parseToolCalls } from './parse';
 import type { ShownText } from './stream-shown';
@@ -81,6 +81,8 @@ const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n
 const QWEN_AGENT_BRACKETED_HEAD = /^\[FUNCTION\][ \t]*:?[ \t]*[^\s[\]]{0,100}[ \t]*\r?\n?[ \t]*(?:\[(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
 
 /** A JSON value still arriving that may become a call (`{"na`, `[{"`). */
+/** A label line opening a call fence's body, its line ended. */
+const LABEL_LINE_START = new RegExp(`^(?:${BODY_LABELS.join('|')})[ \\t]*\\n`, 'i');
 const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i;
 
 /** The lone reasoning closers a held text may grow into (`</think:suffix>` is matched apart), lower-cased as the held text is. */
@@ -122,6 +124,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
   /** A JSON object keyed by a tool's name, its arguments the value: `{"list_directory": {"path": "."}}`. */
+  /** A list of `(name, {…})` pairs (Mistral's API models in BFCL) or `[name, {…}]` ones (Qwen2.5). */
+  const pairCallList = new RegExp(`^\\[\\s*[([]\\s*["'](${namePattern})["']\\s*,`, 'i');
   const toolKeyedJson = new RegExp(`^\\{\\s*["'](${namePattern})["']\\s*:\\s*\\{`, 'i');
   /** Functionary v3.2: the recipient's name on its line, then the arguments. */
   const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
@@ -162,7 +166,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const first = body.search(/\S/);
     if (first === -1) return true;
     const word = /^[\w.-]*$/.exec(body.slice(first));
-    if (word && [...names, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+    if (word && [...names, ...BODY_LABELS, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+    // A label on the body's first line, then what may still be a call's JSON.
+    const label = LABEL_LINE_START.exec(body.slice(first));
+    if (label && /^\s*$/.test(body.slice(first + label[0].length))) return true;
     // Or with a call's result kept in a name (`summary = read_file(…)`), as the parser reads it.
     const assigned = /^[A-Za-z_]\w{0,60}(?:[ \t]*(?:=[ \t]*([\w.-]*))?)?$/.exec(body.slice(first));
     if (assigned && (assigned[1] === undefined || names.some((n) => n.startsWith(nameKey(assigned[1]!))))) return true;
@@ -203,11 +210,16 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!at.lineQuoted && (text[0] === '{' || text[0] === '[') && text.length < 40 && JSON_CALL_START.test(text)) return true;
     // A label opening the reply, then what may still become a call of an offered tool, in a list or not.
     if (!lineStart && afterCallLabel(at) && text.length < 60 && names.some((n) => n.startsWith(lower.replace(/^\[\s*/, '').split('(')[0]!))) return !lower.includes('(') || pythonStart.test(text);
+    // GLM-4's name glued to the sentence before it, while it may still be an offered tool's with its arguments' line to come.
+    if (!lineStart && !at.lineQuoted && SENTENCE_END.test(at.recent) && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length))))) return true;
     if (!lineStart || at.lineQuoted) return false;
     // A Python call list opening the reply, while its first name arrives: an offered tool's or not.
     if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && text.length < 104 && /^\[\s*[A-Za-z_][\w.-]*$/.test(text)) return true;
     // A list of strings, while its first may still hold a call.
     if (text[0] === '[' && text.length < 40 && /^\[\s*(?:["'](?:\{|[\w.-]*))?$/.test(text)) return true;
+    // A list of name and arguments pairs, while its first name arrives.
+    const pair = /^\[\s*[([]\s*(?:["']([\w.-]*)(?:["']\s*)?)?$/.exec(text);
+    if (pair && text.length < 104 && (pair[1] === undefined || names.some((n) => n.startsWith(nameKey(pair[1]!))))) return true;
     // Gemma 4's bare `call:name{`, while the name may still become an offered tool's.
     const gemmaBare = /^call:([\w.-]{0,100})[ \t]*$/.exec(lower);
     if (gemmaBare && names.some((n) => n.startsWith(gemmaBare[1]!))) return true;
@@ -259,7 +271,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const next = text[i + 1]!;
     const ch = text[i];
     if (ch === '<') return !/[\w|｜/]/.test(next);
-    if (ch === '[') return !/[\s{\w/'"]/.test(next);
+    if (ch === '[') return !/[\s{\w/'"([]/.test(next);
     // `{"name"` or a Python dict's `{'name'`.
     if (ch === '{') return !/[\s"']/.test(next);
     if (ch === '>') return next !== '>';
@@ -290,8 +302,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!lineStart && !at.lineQuoted && JSON_CALL.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
     // Python calls after a label opening the reply (`tools call: [f(…)]`) are calls if they end the reply: wait and see.
     if (!lineStart && afterCallLabel(at) && pythonStart.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
+    // GLM-4's name glued to a sentence, its arguments on the next line: a call only as the end of the reply, which the parser judges.
+    if (!lineStart && !at.lineQuoted && SENTENCE_END.test(at.recent) && recipientArgs.test(held)) return { kind: 'end', verify: true, mid: true };
     if (!lineStart || at.lineQuoted) return undefined;
-    if (quotedCallList.test(held)) return { kind: 'balanced', plain: true };
+    if (quotedCallList.test(held) || pairCallList.test(held)) return { kind: 'balanced', plain: true };
     // A Python call list opening the reply (after reasoning, perhaps) that names no offered tool: a failed call if it is the whole reply, which the parser judges at its end.
     if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && UNKNOWN_CALL_LIST.test(held) && !pythonStart.test(held)) return { kind: 'end', verify: true };
     const named = held.match(toolTag);
@@ -336,9 +350,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const body = held.slice(fence.body);
     const first = body.search(/\S/);
     const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
-    const rest = body.slice(first);
+    const rest = body.slice(first).replace(LABEL_LINE, '');
     const assigned = /^[A-Za-z_]\w{0,60}[ \t]*=[ \t]*/.exec(rest);
-    if (first !== -1 && (wrapped || /[[{]/.test(body[first]!) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
+    if (first !== -1 && (wrapped || /^\s*[[{]/.test(rest) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
       return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
     }
     return undefined;
@@ -367,7 +381,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
 
 /** Reads a finished stretch just after what was shown, as the parser reads it in the whole reply. */
 export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
-  const before = (mid: boolean) => `${shown.recent.slice(-200)}${shown.lineBlank || mid ? '' : '\n'}`;
+  const before = (mid: boolean) => `${shown.context(200)}${shown.lineBlank || mid ? '' : '\n'}`;
   const parseInPlace = (stretch: string, mid: boolean) => parseToolCalls(`${before(mid)}${stretch}`, tools);
   return {
     /** Where the stretch holds what the parser shows as text, read in place (markup, reasoning and template tokens left out). */

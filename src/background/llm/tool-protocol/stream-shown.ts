@@ -5,6 +5,7 @@
  * fence or inline code), where markup is an example the user sees. Updated once per character shown.
  */
 
+const BLANK_LINES = /\n(?:[ \t]*\n)+/g;
 const isBlank = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r';
 
 export class ShownText {
@@ -20,6 +21,9 @@ export class ShownText {
   afterReasoning = false;
   /** Inside a code fence the user sees. */
   inFence = false;
+  /** Characters shown in all, and how many had been when the last fence closed. */
+  private total = 0;
+  private fenceEnd = -1;
   /** The first three non-blank characters of the line. */
   private lineHead = '';
   /** Backticks on this line outside runs of three or more. */
@@ -38,8 +42,12 @@ export class ShownText {
     this.recent += text;
     if (this.recent.length > 1024) this.recent = this.recent.slice(-400);
     for (const ch of text) {
+      this.total++;
       if (ch === '\n') {
-        if (this.lineHead === '```' || this.lineHead === '~~~') this.inFence = !this.inFence;
+        if (this.lineHead === '```' || this.lineHead === '~~~') {
+          this.inFence = !this.inFence;
+          if (!this.inFence) this.fenceEnd = this.total;
+        }
         this.lineHead = '';
         this.lineBlank = true;
         this.lineQuoted = false;
@@ -67,6 +75,16 @@ export class ShownText {
     return text;
   }
 
+  /**
+   * The recent text a stretch is read after: the last `max` characters, from the end of the last fence closed in them
+   * on (read without its opening, a closing fence would open one).
+   */
+  context(max: number): string {
+    const since = this.fenceEnd === -1 ? max : Math.min(max, this.total - this.fenceEnd);
+    // Blank lines in a run say no more than one does: where markup was hidden, only its line breaks were shown.
+    return since <= 0 ? '' : this.recent.slice(-since).replace(BLANK_LINES, '\n\n');
+  }
+
   /** Everything shown turned out to be reasoning (a bare `</think>`): start again, just after reasoning. */
   retract(): void {
     this.recent = '';
@@ -74,6 +92,7 @@ export class ShownText {
     this.lineBlank = true;
     this.afterReasoning = true;
     this.inFence = false;
+    this.fenceEnd = -1;
     this.lineHead = '';
     this.ticks = 0;
     this.run = 0;

@@ -183,9 +183,14 @@ export function parseLooseJson(text: string): Json | undefined {
   // And an object whose braces were all written twice, copied from a prompt's escaped example; strings joined with `+`.
   if (trimmed.startsWith('{{')) attempts.push(() => strictify(withSingleBraces(trimmed)));
   if (/"\s*\+\s*"/.test(trimmed)) attempts.push(() => withJoinedStrings(strictified()));
+  // A repair that changed nothing is not tried again: a failed parse costs a thrown error.
+  const tried = new Set<string>();
   for (const attempt of attempts) {
+    const candidate = attempt();
+    if (tried.has(candidate)) continue;
+    tried.add(candidate);
     try {
-      return JSON.parse(attempt()) as Json;
+      return JSON.parse(candidate) as Json;
     } catch {
       /* next attempt */
     }
@@ -239,7 +244,7 @@ const MARKDOWN_ESCAPED_NAME = /^\s*[A-Za-z_][\w.-]*\\_(?:[\w.-]|\\_)*\s*\(/;
 export const positionalKey = (index: number) => `#${index}`;
 
 /** A Python literal as JSON: JSON's own, Python's quotes and constants, and tuples as lists. */
-function pythonLiteral(text: string): Json | undefined {
+export function pythonLiteral(text: string): Json | undefined {
   const json = parseLooseJson(text);
   if (json !== undefined || !text.includes('(')) return json;
   const lists = withTuplesAsLists(text);
@@ -261,7 +266,7 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
   const inner = text.slice(open + 1, end - 1);
   // `name({"a": 1})`: the arguments as one JSON object (Qwen, small models).
   if (/^\s*\{/.test(inner)) {
-    const object = parseLooseJson(inner);
+    const object = pythonLiteral(inner);
     return object && typeof object === 'object' && !Array.isArray(object) ? { name: head[1]!, arguments: object } : undefined;
   }
   const args: Record<string, Json> = {};
@@ -281,7 +286,8 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
     // A bare word where a string belongs (`city=Antwerp`): the word.
     const literal = pythonLiteral(kv[2]!);
     const value = literal !== undefined ? literal : BARE_WORD.exec(kv[2]!)?.[1];
-    if (value === undefined) return undefined;
+    // A keyword given twice (`params={…}, params={…}`, Llama 3.2 1B) is Python's syntax error: which one was meant is a guess.
+    if (value === undefined || Object.hasOwn(args, kv[1]!)) return undefined;
     args[kv[1]!] = value;
     keywords = true;
   }

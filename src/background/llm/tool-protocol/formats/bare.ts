@@ -5,7 +5,7 @@
  * example. A JSON object inside a sentence is not a call.
  */
 import { attemptsFromJson, callsFromJson, isCall, NAME_KEYS, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
@@ -50,6 +50,13 @@ function pythonList(text: string, resolve: ScanContext['resolve']): { calls: Par
   return calls.length ? { calls, problems } : undefined;
 }
 
+/** A Python list of `(name, {arguments})` tuples, each naming an offered tool (Mistral's API models in BFCL). */
+function pairList(text: string, ctx: ScanContext): { calls: ParsedCall[]; problems: Problem[] } | undefined {
+  if (!/^\[\s*\(/.test(text)) return undefined;
+  const calls = callsFromJson(pythonLiteral(text), ctx.resolve, ctx.tools.schemaOf);
+  return calls?.length ? { calls, problems: [] } : undefined;
+}
+
 /** JSON values back to back from `start` (Llama sometimes writes one object per call); `close` ends the first. */
 function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | undefined {
   const calls: ParsedCall[] = [];
@@ -82,7 +89,7 @@ const NAMED_CALL_HEAD = new RegExp(`^(?:\\[\\s*)?\\{\\s*"(?:${NAME_KEYS.join('|'
 
 /** Why a reply that is only a call-shaped value gives no call: an unknown tool, or Python calls that cannot be read. */
 function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined {
-  const attempts = attemptsFromJson(parseLooseJson(value), ctx.resolve);
+  const attempts = attemptsFromJson(parseLooseJson(value), ctx.resolve, ctx.tools.schemaOf);
   const problem = attempts?.find((a): a is Problem => !isCall(a));
   if (problem) return problem;
   const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
@@ -124,7 +131,7 @@ function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span |
   let last = -1;
   for (const m of ctx.text.slice(start + 1, tailEnd).matchAll(/\{\s*"name"\s*:/g)) last = start + 1 + m.index;
   if (last === -1 || matchBracket(ctx.text, last) !== tailEnd) return undefined;
-  const calls = callsFromJson(parseLooseJson(ctx.text.slice(last, tailEnd)), ctx.resolve);
+  const calls = callsFromJson(parseLooseJson(ctx.text.slice(last, tailEnd)), ctx.resolve, ctx.tools.schemaOf);
   return calls ? { start, end: tailEnd, calls } : undefined;
 }
 
@@ -221,6 +228,26 @@ function afterLabel(ctx: ScanContext, from: number, tailEnd: number): Span | und
   return run && run.end >= tailEnd ? { ...run, glue: 'tail' } : undefined;
 }
 
+/** A tool's name glued to the end of a sentence, alone on the rest of its line. */
+const NAME_AFTER_SENTENCE = /[.!?。]([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*$/;
+
+/**
+ * GLM-4's call after its words: the server stripped the `<|assistant|>` token between them, so the tool's name is glued to
+ * the last sentence, its arguments on the next line end the reply (`…Let me make the API call.uv_index_get_future⏎{…}`).
+ */
+function gluedNameLine(ctx: ScanContext, tailEnd: number): Span | undefined {
+  const text = ctx.text;
+  const open = text.lastIndexOf('\n{', tailEnd) + 1;
+  if (open === 0 || ctx.isProtected(open) || matchBracket(text, open) !== tailEnd) return undefined;
+  const lineStart = text.lastIndexOf('\n', open - 2) + 1;
+  const head = NAME_AFTER_SENTENCE.exec(text.slice(Math.max(lineStart, open - 200), open));
+  const name = head && ctx.resolve(head[1]!);
+  const args = name ? parseLooseJson(text.slice(open, tailEnd)) : undefined;
+  if (!name || !args || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const start = open - head[0].length + head[0].indexOf(head[1]!);
+  return { start, end: tailEnd, calls: [{ name, arguments: args }], glue: 'tail' };
+}
+
 export const bare: Detector = (ctx) => {
   const text = ctx.text;
   const first = text.search(/\S/);
@@ -239,7 +266,7 @@ export const bare: Detector = (ctx) => {
     const stop = close === -1 ? text.length : close;
     covered = stop;
     const json = jsonRun(ctx, start, close);
-    const list = json || ch !== '[' ? undefined : pythonList(text.slice(start, stop), ctx.resolve);
+    const list = json || ch !== '[' ? undefined : (pairList(text.slice(start, stop), ctx) ?? pythonList(text.slice(start, stop), ctx.resolve));
     const candidate: Span | undefined = json ?? (list ? { start, end: stop, calls: list.calls, ...(list.problems.length ? { problems: list.problems } : {}) } : undefined);
     if (!candidate && close === -1) {
       // A call begun, abandoned and written again whole (Llama 3.2): the last call that ends the reply, for the whole stretch.
@@ -282,6 +309,8 @@ export const bare: Detector = (ctx) => {
     const recipient = /^([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*(?=\{)/.exec(whole);
     const args = recipient && ctx.resolve(recipient[1]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
     if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
+    const glued = gluedNameLine(ctx, tailEnd);
+    if (glued) return [glued];
     const run = pythonCallRun(ctx, replyStart(text)) ?? afterLabel(ctx, Math.max(replyStart(text), first), tailEnd);
     if (run) spans.push(run);
   }

@@ -30,6 +30,8 @@ function nameOnly(value: Json | undefined): boolean {
 function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | undefined {
   const found: Attempt[] = [];
   let start = body.search(/\S/);
+  /** Whether the last value read held only a name. */
+  let lastNameOnly = false;
   for (;;) {
     const close = matchBracket(body, start);
     const json = close === -1 ? body.slice(start) : body.slice(start, close);
@@ -40,10 +42,17 @@ function jsonBody(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | u
     const attempts = attemptsFromJson(value, ctx.resolve, ctx.tools.schemaOf) ?? attemptsFromJson(undoubled(json), ctx.resolve, ctx.tools.schemaOf);
     if (!attempts) break;
     found.push(...attempts);
+    lastNameOnly = nameOnly(value);
     if (close === -1) return found;
     start = close;
     while (start < body.length && /[\s,;]/.test(body[start]!)) start++;
     if (body[start] !== '{' && body[start] !== '[') return found;
+  }
+  // A name alone, then an object that is no call (`{"name": "move_file"}\n,{"path": …}`, Qwen3-0.6B): the call split in
+  // two, never run without its arguments.
+  if (lastNameOnly && body[start] === '{') {
+    const split = found.pop()!;
+    return [...found, { problem: 'unparsable', ...('name' in split && split.name ? { name: split.name } : {}) }];
   }
   if (found.length) return [...found, { problem: 'unparsable', name: nameIn(body.slice(start)) }];
   // Tool definitions echoed from the prompt (Qwen2.5-Coder repeating its `<tools>` block): no call tried.

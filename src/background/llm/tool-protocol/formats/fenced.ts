@@ -4,7 +4,7 @@
  * leads into it presents it as an example ("for example", "would look like", "the format is"…):
  * a model explaining a call is not making one.
  */
-import { attemptsFromJson, callsFromJson, isCall, spanOf, type Detector, type ParsedCall, type Problem, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, isCall, spanOf, type Detector, type ParsedCall, type Problem, type SchemaOf, type Span } from '../scan';
 import { nameIn } from './bodies';
 import { continueCall } from './continue';
 import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
@@ -122,15 +122,20 @@ export const PRESENTED_LEAD = /\b(?:updated|corrected|revised|improved|modified)
 /** Prose that presents an example or code: markup after it is a call only if the reply ends with it. */
 export const presentsExample = (lead: string) => EXAMPLE_LEAD.test(lead) || PRESENTED_LEAD.test(lead);
 
-function callsInBody(body: string, resolve: (n: string) => string | undefined): ParsedCall[] | undefined {
-  const trimmed = body.trim();
+/** Words a call fence's body may open with on a line of their own, naming what follows: a label, not code. */
+export const BODY_LABELS = ['function_call', 'tool_call', 'tool_code', 'json'];
+/** A body's first line naming what follows (` ```tool_code⏎function_call⏎{…} `, Gemma 3 1B). */
+export const LABEL_LINE = new RegExp(`^\\s*(?:${BODY_LABELS.join('|')})[ \\t]*\\n(?=\\s*[[{])`, 'i');
+
+function callsInBody(body: string, resolve: (n: string) => string | undefined, schemaOf?: SchemaOf): ParsedCall[] | undefined {
+  const trimmed = body.replace(LABEL_LINE, '').trim();
   if (/^[[{]/.test(trimmed)) {
-    const json = callsFromJson(parseLooseJson(trimmed), resolve);
+    const json = callsFromJson(parseLooseJson(trimmed), resolve, schemaOf);
     if (json) return json;
     // Several JSON objects, one per line.
     const lines = trimmed.split(/\n(?=[ \t]*\{)/);
     if (lines.length > 1) {
-      const calls = lines.map((l) => callsFromJson(parseLooseJson(l), resolve));
+      const calls = lines.map((l) => callsFromJson(parseLooseJson(l), resolve, schemaOf));
       if (calls.every(Boolean)) return calls.flat() as ParsedCall[];
     }
   }
@@ -159,14 +164,18 @@ const PRINTED_NAME = /^print\([ \t]*([A-Za-z_]\w{0,60})[ \t]*\)$/;
  * tool that is not offered, or whose JSON call cannot be read or was cut; or a fence that is the whole reply
  * holding a call-shaped JSON object that names no offered tool.
  */
-function failedCallFence(lang: string, body: string, resolve: (n: string) => string | undefined, closed: boolean, wholeReply: boolean): Problem | undefined {
-  const callFence = /^tool/i.test(lang);
-  const trimmed = body.trim();
+function failedCallFence(lang: string, body: string, resolve: (n: string) => string | undefined, closed: boolean, wholeReply: boolean, schemaOf?: SchemaOf): Problem | undefined {
+  const callFence = /^(?:tool|function_?call)/i.test(lang);
+  const trimmed = body.replace(LABEL_LINE, '').trim();
   if (trimmed.startsWith('{') && (callFence || wholeReply)) {
     const value = parseLooseJson(trimmed);
-    const problem = attemptsFromJson(value, resolve)?.find((a): a is Problem => !isCall(a));
+    const problem = attemptsFromJson(value, resolve, schemaOf)?.find((a): a is Problem => !isCall(a));
     if (problem || !callFence) return problem;
     const named = nameIn(trimmed);
+    // A fence that says it is a call (```function_call, ```tool_call) holding an object that is none (`{"id": 1}`, Gemma 3 1B).
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && /call/i.test(lang)) {
+      return named && !resolve(named) ? { problem: 'unknown_tool', name: named } : { problem: 'unparsable', ...(named ? { name: named } : {}) };
+    }
     if (value !== undefined || !named) return undefined;
     return { problem: !closed && jsonEnding(trimmed) === 'cut' ? 'cut_off' : 'unparsable', name: named };
   }
@@ -208,7 +217,7 @@ export const fenced: Detector = (ctx) => {
     if ((!callLang && !/^\s*[[{]/.test(fence.body)) || fence.lineLength > MAX_CALL_FENCE_LINE) continue;
     if (EXAMPLE_LEAD.test(lead)) continue;
     if (!callLang) {
-      const calls = callsFromJson(parseLooseJson(fence.body.trim()), ctx.resolve);
+      const calls = callsFromJson(parseLooseJson(fence.body.trim()), ctx.resolve, ctx.tools.schemaOf);
       if (calls?.length) spans.push({ start, end, calls });
       continue;
     }
@@ -217,7 +226,7 @@ export const fenced: Detector = (ctx) => {
       if (attempt) spans.push(spanOf(start, end, [attempt]));
       continue;
     }
-    const calls = callsInBody(fence.body, ctx.resolve) ?? (fence === ctx.fences[0] && opensReply(ctx.text, start) ? callsInBody(unwrapped(fence.body), ctx.resolve) : undefined);
+    const calls = callsInBody(fence.body, ctx.resolve, ctx.tools.schemaOf) ?? (fence === ctx.fences[0] && opensReply(ctx.text, start) ? callsInBody(unwrapped(fence.body), ctx.resolve, ctx.tools.schemaOf) : undefined);
     // Command R+ and LangChain's structured chat write `Action:` on the line before their call's fence (Command R+ also
     // before its marker): part of the markup. The turn ends at the action, as in ReAct: what follows (an `Observation:`
     // the model made up) is the model running past its stop, never shown.
@@ -227,7 +236,7 @@ export const fenced: Detector = (ctx) => {
     else {
       const closed = /(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end).trimEnd());
       const wholeReply = opensReply(ctx.text, start) && !ctx.text.slice(end).trim();
-      const failed = failedCallFence(fence.lang, fence.body, ctx.resolve, closed, wholeReply);
+      const failed = failedCallFence(fence.lang, fence.body, ctx.resolve, closed, wholeReply, ctx.tools.schemaOf);
       if (failed) spans.push({ start, end, calls: [], problems: [failed] });
     }
   }

@@ -13,7 +13,7 @@
  * Each wrapper's body is read only up to the next wrapper's opener, and each bare call's up to the
  * next opener of either kind, so the whole text is read at most twice.
  */
-import { matchesOf, named, spanOf, type Attempt, type Detector } from '../scan';
+import { matchesOf, named, spanOf, STRAY_CLOSER, type Attempt, type Detector } from '../scan';
 import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
 
 /** The call openers; FunctionGemma may write its response opener before a call by mistake (`<start_function_response>call:…`). */
@@ -72,12 +72,23 @@ export const gemma: Detector = (ctx) => {
       attempts.push(named(ctx.resolve, h[1]!, read.args));
       i = read.end;
     }
-    if (!attempts.length) return;
+    if (!attempts.length) {
+      // Gemma 4's token pair closed around no call (`<|tool_call>nonsense<tool_call|>`): a call tried that cannot be read.
+      // Looked for up to the next wrapper only: each stretch is searched once.
+      const inside = m[0] === '<|tool_call>' ? text.slice(i, limit).indexOf('<tool_call|>') : -1;
+      if (inside !== -1) {
+        covered = i + inside + '<tool_call|>'.length;
+        spans.push({ ...spanOf(m.index, covered, [{ problem: 'unparsable' }]), glue: 'anywhere' });
+      }
+      return;
+    }
     if (!wrapped && !attempts.every((a) => 'arguments' in a)) return;
     let end = i;
     while (end < limit && /\s/.test(text[end]!)) end++;
     const closer = CLOSERS.find((c) => text.startsWith(c, end));
-    end = closer ? end + closer.length : attempts.every((a) => 'arguments' in a) ? end : limit;
+    // Another template's closing tag written instead (`…}</tool_call>`) goes with the call.
+    const stray = closer || !wrapped ? null : STRAY_CLOSER.exec(text.slice(i, Math.min(limit, i + 64)));
+    end = closer ? end + closer.length : stray ? i + stray[0].length : attempts.every((a) => 'arguments' in a) ? end : limit;
     covered = end;
     // Gemma 4's `<|tool_call>…<tool_call|>` is a special-token pair: closed, it is a call wherever it stands, as
     // servers' parsers read it between words. Open at the end, it must start its line; FunctionGemma's tags may follow words.

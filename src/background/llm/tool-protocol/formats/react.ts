@@ -12,7 +12,7 @@
  * the call's span runs to the end of the reply. Actions back to back, each input right after the
  * one before (LLaMA-Factory's parallel calls), are calls each. An action without an input line is prose.
  */
-import { named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { named, singleInput, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 
 /** An action's line: its name, a gloss in parentheses after it dropped. */
@@ -27,7 +27,7 @@ const DECORATION = /^[^\n{]{0,40}?(?=\{)/;
 /** The action's input and where it ends (-1: it runs to the end of the reply). */
 function inputOf(ctx: ScanContext, name: string, text: string, from: number): { attempt: Attempt; end: number } {
   const decoration = DECORATION.exec(text.slice(from, from + 41));
-  if (!decoration) return { attempt: { problem: 'unparsable', name }, end: -1 };
+  if (!decoration) return { attempt: wordsInput(ctx, name, text, from), end: -1 };
   const open = from + decoration[0].length;
   const close = matchBracket(text, open);
   const end = close === -1 ? -1 : close + 1;
@@ -35,6 +35,22 @@ function inputOf(ctx: ScanContext, name: string, text: string, from: number): { 
   if (close === -1 && jsonEnding(json) === 'cut') return { attempt: { problem: 'cut_off', name }, end };
   const args = parseLooseJson(json);
   return { attempt: args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name, args) : { problem: 'unparsable', name }, end };
+}
+
+/** Where words given as an input end: at the next ReAct line (the model running on past its stop) or the reply's end. */
+const NEXT_STEP = /\n[ \t]*(?:Observation|Thought|Action|Final Answer)\s*:/;
+
+/**
+ * An input written as words (`Action Input: what is the temperature in SF?`), as LangChain's single-input tools take it:
+ * stripped of blanks and of the quotes around it, it is the tool's one parameter.
+ */
+function wordsInput(ctx: ScanContext, name: string, text: string, from: number): Attempt {
+  const rest = text.slice(from);
+  const next = NEXT_STEP.exec(rest);
+  const words = (next ? rest.slice(0, next.index) : rest).trim().replace(/^"([^"]*)"$/, '$1');
+  const tool = ctx.resolve(name);
+  const args = tool ? singleInput(words, ctx.tools.schemaOf(tool)) : undefined;
+  return args ? named(ctx.resolve, name, args) : { problem: 'unparsable', name };
 }
 
 export const react: Detector = (ctx) => {

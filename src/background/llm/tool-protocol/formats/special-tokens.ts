@@ -254,7 +254,7 @@ export function pythonCallOf(text: string, resolve: (n: string) => string | unde
 export const harmony: Detector = (ctx) => {
   const spans: Span[] = [];
   // The channel may be named again after the recipient (`commentary to=functions.add<|channel|>commentary<|constrain|>…`).
-  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*(?:commentary|analysis)(?:\s+to=([\w.:-]{1,100}))?(?:\s*<\|channel\|>\s*(?:commentary|analysis))?[^<\n]{0,60}(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
+  const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*(?:commentary|analysis)(?:\s+to=([\w.:-]{1,100}))?(?:\s*<\|channel\|>\s*(?:commentary|analysis))?([^<\n]{0,60})(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
   let covered = 0;
   for (const m of matchesOf(HEAD, ctx.text)) {
     const rawName = m[1] ?? m[2];
@@ -264,7 +264,9 @@ export const harmony: Detector = (ctx) => {
     while (/\s/.test(ctx.text[body] ?? '')) body++;
     const found = jsonArgumentsAt(ctx.text, body);
     // Arguments left open run to the end of the reply: what follows is inside them.
-    const name = recipientName(ctx, rawName);
+    // A tool whose name holds a blank (`to=functions.Web Search <|constrain|>json`, an LM Studio plugin's): its whole name.
+    const spaced = m[2] && m[3]?.trim() ? recipientName(ctx, `${m[2]}${m[3].trimEnd()}`) : undefined;
+    const name = spaced && !ctx.resolve(recipientName(ctx, rawName)) && ctx.resolve(spaced) ? spaced : recipientName(ctx, rawName);
     // A recipient that is no offered tool (a built-in such as `container.exec`): its whole message is the unknown call.
     const unknown = !ctx.resolve(name) && name !== 'assistant';
     let end = found.end;

@@ -3,8 +3,8 @@
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
  * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`, ModelScopeGPT `<|startofthink|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
-import { isCall, matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { isCall, matchesOf, named, Regions, singleInput, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { decodeEntities, jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
 import { readBody, type BodyReaders } from './bodies';
@@ -144,6 +144,12 @@ export const LEAD_ELEMENTS = 'server|server_name|tool_call_id|call_id|id';
  * `<args>`) element holding one element per argument, or JSON; nothing is a call without arguments. Anything
  * else is unreadable.
  */
+/** An argument element holding words, no markup (`<tool_input>foo</tool_input>`, LangChain's XML agent): the tool's one parameter. */
+function wordsInput(ctx: ScanContext, name: string, inner: string): Record<string, unknown> | undefined {
+  const tool = ctx.resolve(name);
+  return tool && !inner.includes('<') ? singleInput(decodeEntities(inner), ctx.tools.schemaOf(tool)) : undefined;
+}
+
 function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: boolean): Attempt {
   if (!rest.trim()) return named(ctx.resolve, name, {});
   const args = new RegExp(`^<(${ARGUMENTS_ELEMENTS})>([\\s\\S]*?)(?:(<\\/\\1>)\\s*$|$)`, 'i').exec(rest);
@@ -153,7 +159,7 @@ function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: 
   const unclosed = !args[3] && !atEnd ? jsonBody(inner) : undefined;
   if (unclosed) return named(ctx.resolve, name, unclosed);
   if (!args[3]) return { problem: atEnd ? 'cut_off' : 'unparsable', name };
-  const values = !inner.trim() ? {} : (jsonBody(inner) ?? elementArguments(ctx, inner, name));
+  const values = !inner.trim() ? {} : (jsonBody(inner) ?? elementArguments(ctx, inner, name) ?? wordsInput(ctx, name, inner));
   return values ? named(ctx.resolve, name, values) : { problem: 'unparsable', name };
 }
 
@@ -278,6 +284,8 @@ function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecAr
   const spans: Span[] = [];
   const closes = w.close ? [...matchesOf(w.close, ctx.text)] : [];
   let c = 0;
+  /** Whether the wrapper before was closed by its closing marker. */
+  let lastClosed = false;
   for (const [n, m] of opens.entries()) {
     const from = m.index + m[0].length;
     while (c < closes.length && closes[c]!.index < from) c++;
@@ -291,9 +299,12 @@ function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecAr
     const atEnd = !closed && limit === ctx.text.length;
     // A closing tag the reply ended inside (`…)</tool_`) is no part of the body.
     const body = atEnd ? ctx.text.slice(from, limit).replace(CUT_CLOSING_TAG, '') : ctx.text.slice(from, limit);
-    // An opening written again right after a call, with nothing after it but the reply's end, is that call's closer
-    // written as an opener (Hermes 2 Pro's `<tool_call>{…}\n<tool_call>`): it goes with the call, no call begun.
-    if (atEnd && !body.trim() && spans.length && !ctx.text.slice(spans.at(-1)!.end, m.index).trim()) {
+    // An opening written again right after a call left open, with nothing after it but the reply's end, is that call's
+    // closer written as an opener (Hermes 2 Pro's `<tool_call>{…}\n<tool_call>`): it goes with the call, no call begun.
+    // After a closed call it is the next call, cut off (Qwen3-0.6B at its token limit).
+    const previousClosed = lastClosed;
+    lastClosed = closed;
+    if (atEnd && !body.trim() && spans.length && !previousClosed && !ctx.text.slice(spans.at(-1)!.end, m.index).trim()) {
       spans.push({ start: m.index, end: limit, calls: [] });
       continue;
     }
