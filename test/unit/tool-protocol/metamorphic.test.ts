@@ -84,6 +84,10 @@ const WHOLE_REPLY_ONLY = new Set([
   'round27: raven-v2_semicolon_separated_pythonic_calls',
   'round27: gorilla-openfunctions-v2_four_bare_pythonic_calls_comma_separated',
   'round27: glm-4-9b_native_name_newline_json_call',
+  // Calls in bold making up the whole reply, and a bare Gemma 4 call opening the reply after its thought channel.
+  'round28: qwen25_1_5b_pythonic_call_wrapped_in_markdown_bold',
+  'round28: llama32_3b_two_bold_bare_calls_on_separate_lines',
+  'round28: gemma4-bare-call-glued-after-thought-channel-handwritten',
 ]);
 
 describe('a line of prose before the call', () => {

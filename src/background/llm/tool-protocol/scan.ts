@@ -1,7 +1,7 @@
 import type { CallFailure } from './failures';
 import type { Fence } from './formats/fenced';
 import type { ToolTable } from './tools';
-import { parseLooseJson, parsePythonCall, positionalKey, type Json } from './values';
+import { parseLooseJson, parsePythonCall, positionalKey, splitTopLevel, type Json } from './values';
 
 export interface ParsedCall {
   name: string;
@@ -90,7 +90,7 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
   return undefined;
 }
 
-export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'tool_input', 'action_input'] as const;
+export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'inputs', 'tool_input', 'action_input'] as const;
 
 /** The argument keys of LangChain's agents, whose value may be words for a single-input tool. */
 const WORDS_KEYS: readonly string[] = ['tool_input', 'action_input'];
@@ -253,18 +253,25 @@ export function callFromObject(value: Json, resolve: NameResolver): ParsedCall |
 }
 
 /**
- * A list's item that is a string holding a call of an offered tool: its JSON (`"{\"name\": …}"`, Llama 3.3 on watsonx)
- * or a Python call (`"area_circle(radius=15)"`, Mistral Large and Arctic in BFCL). Undefined for any other string.
+ * A list's item that is a string holding calls of offered tools: a call's JSON (`"{\"name\": …}"`, Llama 3.3 on watsonx)
+ * or Python calls (`"area_circle(radius=15)"`, Mistral Large and Arctic in BFCL; several in one string, separated by
+ * commas, Llama 3 8B). Undefined for any other string.
  */
-function callInString(item: string, resolve: NameResolver, schemaOf?: SchemaOf): ParsedCall | undefined {
+function callsInString(item: string, resolve: NameResolver, schemaOf?: SchemaOf): ParsedCall[] | undefined {
   const text = item.trim();
   if (text.startsWith('{')) {
     const attempt = attemptFromObject(parseLooseJson(text) ?? null, resolve, schemaOf);
-    return attempt && isCall(attempt) ? attempt : undefined;
+    return attempt && isCall(attempt) ? [attempt] : undefined;
   }
-  const call = /^[A-Za-z_][\w.-]{0,99}\s*\(/.test(text) ? parsePythonCall(text) : undefined;
-  const name = call && resolve(call.name);
-  return call && name ? { name, arguments: call.arguments } : undefined;
+  if (!/^[A-Za-z_][\w.-]{0,99}\s*\(/.test(text)) return undefined;
+  const calls: ParsedCall[] = [];
+  for (const part of splitTopLevel(text)) {
+    const call = parsePythonCall(part);
+    const name = call && resolve(call.name);
+    if (!call || !name) return undefined;
+    calls.push({ name, arguments: call.arguments });
+  }
+  return calls.length ? calls : undefined;
 }
 
 /**
@@ -293,8 +300,13 @@ export function attemptsFromJson(value: Json | undefined, resolve: NameResolver,
   if (!items.length) return undefined;
   const pairs = pairCalls(items, resolve);
   if (pairs) return pairs;
-  const attempts = items.map((item) => (Array.isArray(value) && typeof item === 'string' ? callInString(item, resolve, schemaOf) : attemptFromObject(item, resolve, schemaOf)));
-  return attempts.every((a): a is Attempt => a !== undefined) ? attempts : undefined;
+  const attempts: Attempt[] = [];
+  for (const item of items) {
+    const read = Array.isArray(value) && typeof item === 'string' ? callsInString(item, resolve, schemaOf) : attemptFromObject(item, resolve, schemaOf);
+    if (read === undefined) return undefined;
+    attempts.push(...(Array.isArray(read) ? read : [read]));
+  }
+  return attempts;
 }
 
 /** Calls from a JSON value that is a call, or an array of calls; undefined unless all are calls of offered tools. */

@@ -286,7 +286,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       while (first < held.length && isBlank(held[first])) first++;
       if (first === held.length || held[first] === '\n') first = -1;
       // A line may start with a word that opens markup: TOOL_NAME:, functools[; so may what follows a label opening the reply (`tools call: name(…)`).
-      const startsWithName = (!shown.content || shown.lineBlank || recognise.afterLabel(position())) && !pending && first !== -1 && /[a-z_]/i.test(held[first]!);
+      // Nothing shown yet, the reply may open with a call in bold or as a heading (`**name(…)**`, `## name(…)`).
+      const startsWithName = (!shown.content || shown.lineBlank || recognise.afterLabel(position())) && !pending && first !== -1 && (/[a-z_]/i.test(held[first]!) || (!shown.content && /[*#]/.test(held[first]!)));
       // A label opening the reply (`tools call: `) ends where calls may start.
       const labelEnd = startsWithName || pending || (hidAnything && !hidReasoning) ? -1 : recognise.labelEndIn(held, position());
       const next = startsWithName ? first : pending ? 0 : firstOf(nextCandidate(held, shown.recent), labelEnd);

@@ -111,6 +111,8 @@ export const END_TOKENS = [
   '<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>',
   // Llama 3's header closer left after another template's header (`<|im_start|>assistant<|end_header_id|>`, Hermes 2 Theta).
   '<|end_header_id|>',
+  // Qwen2.5-Coder's fill-in-the-middle and repository tokens, left where a server keeps special tokens.
+  '<|fim_prefix|>', '<|fim_middle|>', '<|fim_suffix|>', '<|fim_pad|>', '<|repo_name|>', '<|file_sep|>',
 ];
 
 /** `</s>` ending the reply with no `<s>` before it on its line: Mistral's (and Llama 2's) end of sequence, not a strikethrough's end. */
@@ -170,7 +172,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<start_function_response>call:', glued: true, match: /^<start_function_response>(?=call:)/, closer: () => tag(/<\/?end_function_call>/) },
   { literal: '<start_function_response>', anywhere: true, match: /^<start_function_response>(?=[\s\S])(?!c(?:a(?:l(?:l:?)?)?)?$|call:)/, closer: () => tag(/(?=<start_function_call>|<start_function_response>)/) },
   // Up to its closing tag, or the wrapper's when the model wrote that instead, as in the parser.
-  { literal: '<function=', glued: true, match: /^<function=/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?|<\/tool_call>/i) },
+  // Opened once its name has ended in what follows a name (`>`, `{`, `,`, `[`): `<function=foo is documented here` names
+  // no function, and prose about the tag stays (stream-recognise.ts holds the name while it arrives).
+  { literal: '<function=', glued: true, match: /^<function=[^\s<>]{0,100}(?=[>{,([]|\s*[[{])/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?|<\/tool_call>/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
   { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
   // DeepSeek V4's `<tool_call id="…" name="…">`: an attribute must follow, else it is words after a tag's name.
@@ -261,7 +265,7 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|func|type|functionCall|arguments|parameters)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

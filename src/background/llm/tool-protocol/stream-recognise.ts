@@ -124,6 +124,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
   /** A JSON object keyed by a tool's name, its arguments the value: `{"list_directory": {"path": "."}}`. */
+  /** A call in bold or as a heading (`**name(`, `## name(`). */
+  const decoratedCall = new RegExp(`^(?:\\*\\*|__|#{1,6}[ \\t]+)(?:${namePattern})\\s*\\(`, 'i');
   /** A list of `(name, {…})` pairs (Mistral's API models in BFCL) or `[name, {…}]` ones (Qwen2.5). */
   const pairCallList = new RegExp(`^\\[\\s*[([]\\s*["'](${namePattern})["']\\s*,`, 'i');
   const toolKeyedJson = new RegExp(`^\\{\\s*["'](${namePattern})["']\\s*:\\s*\\{`, 'i');
@@ -203,6 +205,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // InternLM's action token, then (after blanks) the kind of action.
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
+    // Llama's `<function=name` while its name arrives, until what follows it shows a call or words.
+    if (/^<function=[^\s<>]{0,100}\s*$/i.test(text)) return true;
     // DeepSeek V4's `<tool_call ` while its first attribute's name arrives.
     if (!at.lineQuoted && /^<\|?tool_call\s+[\w-]{0,40}\s*$/i.test(text)) return true;
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
@@ -213,6 +217,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // GLM-4's name glued to the sentence before it, while it may still be an offered tool's with its arguments' line to come.
     if (!lineStart && !at.lineQuoted && SENTENCE_END.test(at.recent) && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length))))) return true;
     if (!lineStart || at.lineQuoted) return false;
+    // A call in bold or as a heading opening the reply (`**name(…)**`, `## name(…)`), while its name may still be an offered tool's.
+    const decorated = /^(?:\*\*|__|#{1,6}[ \t]+)([\w.-]*)$/.exec(lower) ?? (/^(?:\*\*?|_|#{1,6})$/.test(lower) ? [lower, ''] : null);
+    if (!at.shownContent && decorated && names.some((n) => n.startsWith(decorated[1]!))) return true;
     // A Python call list opening the reply, while its first name arrives: an offered tool's or not.
     if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && text.length < 104 && /^\[\s*[A-Za-z_][\w.-]*$/.test(text)) return true;
     // A list of strings, while its first may still hold a call.
@@ -322,6 +329,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };
     if (!at.shownContent && pythonStart.test(held)) return { kind: 'balanced', plain: true };
     if (pythonStart.test(held)) return { kind: 'balanced', endOnly: true };
+    // Calls in bold or as headings opening the reply: calls only if the whole reply is such lines, which the parser judges at its end.
+    if (!at.shownContent && decoratedCall.test(held)) return { kind: 'end', verify: true };
     // Gemma's `tool_code = name(…)` + `print(tool_code)`, or `print(name(…))`: a call only as the end of the reply, which the parser judges.
     if (wrappedCall.test(held)) return { kind: 'end', verify: true };
     if (mistralArgs.test(held)) return { kind: 'balanced', brace: true };

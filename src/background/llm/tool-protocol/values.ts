@@ -148,15 +148,19 @@ const GARBLED_UNICODE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[0-9a-fA-F]{1,3}(?![0-9a-fA-F
 /** How a JSON value, or a Python literal the repairs make one, starts: a bracket, a quote, a digit or a sign, or a literal's word. */
 const VALUE_START = /^(?:[[{"'\d-]|(?:true|false|null|True|False|None)(?!\w))/;
 
+/** A list opening with a Python call (`[click(…)`): no repair makes it JSON, so no parse is paid for. */
+const PYTHON_CALL_LIST = /^\[\s*[A-Za-z_][\w.-]*\s*\(/;
+
 /** An escaped quote right after a bracket, a colon or a comma: where JSON opens a string, not inside one. */
 const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
 
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 
 export function parseLooseJson(text: string): Json | undefined {
+  if (FAILED.has(text)) return undefined;
   let trimmed = withoutStrayEndQuote(withCallKeyRepaired(text.trim()));
   // No value starts otherwise (Python's words included): a bare word or a sentence is not tried, and no failed parse paid for.
-  if (!VALUE_START.test(trimmed) || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
+  if (!VALUE_START.test(trimmed) || PYTHON_CALL_LIST.test(trimmed) || nestsDeeperThan(trimmed, MAX_NESTING)) return undefined;
   // A `\u` escape with fewer than four hex digits (`\u09f\`): the string is garbled, not a path's backslash; nothing to repair.
   if (GARBLED_UNICODE_ESCAPE.test(trimmed)) return undefined;
   let ending = jsonEnding(trimmed);
@@ -195,7 +199,41 @@ export function parseLooseJson(text: string): Json | undefined {
       /* next attempt */
     }
   }
+  rememberFailed(text);
   return undefined;
+}
+
+/**
+ * Short texts every reading of which failed, lately: the stream filter reads each finished stretch after the text shown
+ * before it, so the same small values (`{a=1}` in a Python call) come again, and each failed reading throws.
+ */
+const FAILED = new Set<string>();
+const MAX_FAILED = 256;
+
+function rememberFailed(text: string): void {
+  if (text.length > 512) return;
+  if (FAILED.size >= MAX_FAILED) FAILED.clear();
+  FAILED.add(text);
+}
+
+/**
+ * The whole objects of a JSON list the text ends inside (`[{…}, {…}, {"id": "call_`, Gemma 3 1B at its token limit): the
+ * objects before the one it was cut in, each read whole, never the cut one. Undefined when the text is no such list, or an
+ * item before the cut cannot be read.
+ */
+export function wholeItemsOfCutList(text: string): Json[] | undefined {
+  const list = text.trim();
+  if (list[0] !== '[' || jsonEnding(list) !== 'cut') return undefined;
+  const items: Json[] = [];
+  for (let i = 1; ; ) {
+    while (i < list.length && /[\s,]/.test(list[i]!)) i++;
+    const close = list[i] === '{' ? matchBracket(list, i) : -1;
+    if (close === -1) return items;
+    const item = parseLooseJson(list.slice(i, close));
+    if (item === undefined) return undefined;
+    items.push(item);
+    i = close;
+  }
 }
 
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };

@@ -6,7 +6,7 @@
  */
 import { attemptsFromJson, callsFromJson, isCall, NAME_KEYS, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
-import { EXAMPLE_LEAD } from './fenced';
+import { callsOfCutList, EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
 /**
@@ -33,9 +33,15 @@ function pythonList(text: string, resolve: ScanContext['resolve']): { calls: Par
   if (!parts.length) return undefined;
   const calls: ParsedCall[] = [];
   const problems: Problem[] = [];
+  /** Whether the list went on in quoted words after its calls (`[f(a=1), 'g', '5']`, Qwen2.5 1.5B): calls it tried to write. */
+  let degraded = false;
   for (const [k, part] of parts.entries()) {
     // Qwen writes `[Calling tool: name({…})]`.
     const call = parsePythonCall(part.replace(/^Calling tool:\s*/, ''));
+    if (!call && calls.length && /^['"]/.test(part)) {
+      degraded = true;
+      continue;
+    }
     if (!call) {
       const head = /^([A-Za-z_][\w.-]{0,99})\s*\(/.exec(part);
       const tried = head ? resolve(head[1]!) : undefined;
@@ -47,6 +53,7 @@ function pythonList(text: string, resolve: ScanContext['resolve']): { calls: Par
     if (name) calls.push({ name, arguments: call.arguments });
     else problems.push({ problem: 'unknown_tool', name: call.name });
   }
+  if (degraded) problems.push({ problem: 'unparsable' });
   return calls.length ? { calls, problems } : undefined;
 }
 
@@ -86,6 +93,15 @@ function jsonRun(ctx: ScanContext, start: number, firstClose: number): Span | un
 
 /** A call's JSON (or a list's first) opening with its name under any of the keys a call's name is read from (`"name"`, MemGPT's `"function"`, …). */
 const NAMED_CALL_HEAD = new RegExp(`^(?:\\[\\s*)?\\{\\s*"(?:${NAME_KEYS.join('|')})"\\s*:\\s*"([\\w.-]{1,100})"\\s*,`);
+
+/**
+ * A Python call list opening the reply on a line of its own, closed, that calls an offered tool but cannot be read
+ * (`[process_order(order_data={order_id=1, …})]`, Llama 3.2 3B, then words on the lines below): the call tried.
+ */
+function unreadableCallList(ctx: ScanContext, value: string): Problem | undefined {
+  const head = /^\[\s*([A-Za-z_][\w.-]*)\s*\(/.exec(value);
+  return head && ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
+}
 
 /** Why a reply that is only a call-shaped value gives no call: an unknown tool, or Python calls that cannot be read. */
 function wholeReplyProblem(ctx: ScanContext, value: string): Problem | undefined {
@@ -174,6 +190,22 @@ function pythonCallRun(ctx: ScanContext, from: number): Span | undefined {
   if (!calls.length || (i < text.length && text[i] !== '\n' && text[i] !== '\r')) return undefined;
   // Gemma may write the same calls again below (`Output:` and a fenced list): they count once.
   return { start: from, end: i, calls, once: true, ...(from > 0 && text[from - 1] === '>' ? { glue: 'token' as const } : {}) };
+}
+
+/** A line holding one Python call in bold (`**f(a=1)**`) or as a heading (`## f(a=1)`), as Llama 3.2 and Qwen2.5 write them in BFCL. */
+const DECORATED_CALL_LINE = /^[ \t]*(?:(\*\*|__)([A-Za-z_][\w.-]{0,99}\(.*\))\1|#{1,6}[ \t]+([A-Za-z_][\w.-]{0,99}\(.*\)))[ \t]*$/;
+
+/** A reply that is nothing but such lines: a call each, where every one calls an offered tool. */
+function decoratedCallLines(ctx: ScanContext, first: number, tailEnd: number): Span | undefined {
+  const calls: ParsedCall[] = [];
+  for (const line of ctx.text.slice(first, tailEnd).split('\n')) {
+    if (!line.trim()) continue;
+    const m = DECORATED_CALL_LINE.exec(line);
+    const call = m ? pythonCallOf(m[2] ?? m[3]!, ctx.resolve) : undefined;
+    if (!call) return undefined;
+    calls.push(call);
+  }
+  return calls.length ? { start: first, end: tailEnd, calls } : undefined;
 }
 
 /** Outermost openings tried on the reply's last line: each is matched in one pass, so a few keep the work linear. */
@@ -267,7 +299,17 @@ export const bare: Detector = (ctx) => {
     covered = stop;
     const json = jsonRun(ctx, start, close);
     const list = json || ch !== '[' ? undefined : (pairList(text.slice(start, stop), ctx) ?? pythonList(text.slice(start, stop), ctx.resolve));
-    const candidate: Span | undefined = json ?? (list ? { start, end: stop, calls: list.calls, ...(list.problems.length ? { problems: list.problems } : {}) } : undefined);
+    // A `,` or `;` ending the list's line goes with it (gemma-7b-it's `[f(…)],`), as between calls; the filter hides it so too.
+    const listEnd = list ? stop + (/^[ \t]*[,;](?=[ \t]*(?:\r?\n|$))/.exec(text.slice(stop, stop + 16))?.[0].length ?? 0) : stop;
+    const candidate: Span | undefined = json ?? (list ? { start, end: listEnd, calls: list.calls, ...(list.problems.length ? { problems: list.problems } : {}) } : undefined);
+    if (!candidate && close === -1 && ch === '[') {
+      // A list of calls the reply ended inside: the whole calls before the cut one run, the cut one is a failure.
+      const whole = callsOfCutList(text.slice(start), ctx.resolve, ctx.tools.schemaOf);
+      if (whole) {
+        spans.push({ start, end: text.length, calls: whole, problems: [{ problem: 'cut_off' }] });
+        continue;
+      }
+    }
     if (!candidate && close === -1) {
       // A call begun, abandoned and written again whole (Llama 3.2): the last call that ends the reply, for the whole stretch.
       const again = restartedCall(ctx, start, tailEnd);
@@ -279,7 +321,14 @@ export const bare: Detector = (ctx) => {
     if (!candidate) {
       // The whole reply is call-shaped JSON or a Python call list that names no offered tool, or cannot be read.
       // Or, after calls, a call's JSON begun on a line of its own and cut off by the end of the reply.
-      const whole = start === first && stop >= tailEnd ? wholeReplyProblem(ctx, text.slice(start, stop)) : close === -1 && spans.length ? cutCall(ctx, text.slice(start)) : undefined;
+      const whole =
+        start === first && stop >= tailEnd
+          ? wholeReplyProblem(ctx, text.slice(start, stop))
+          : close === -1 && spans.length
+            ? cutCall(ctx, text.slice(start))
+            : start === first && ch === '[' && /^[ \t]*\r?\n/.test(text.slice(stop))
+              ? unreadableCallList(ctx, text.slice(start, stop))
+              : undefined;
       if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
       continue;
     }
@@ -311,7 +360,7 @@ export const bare: Detector = (ctx) => {
     if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
     const glued = gluedNameLine(ctx, tailEnd);
     if (glued) return [glued];
-    const run = pythonCallRun(ctx, replyStart(text)) ?? afterLabel(ctx, Math.max(replyStart(text), first), tailEnd);
+    const run = pythonCallRun(ctx, replyStart(text)) ?? afterLabel(ctx, Math.max(replyStart(text), first), tailEnd) ?? decoratedCallLines(ctx, first, tailEnd);
     if (run) spans.push(run);
   }
   return spans;

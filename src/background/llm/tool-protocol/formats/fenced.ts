@@ -7,7 +7,7 @@
 import { attemptsFromJson, callsFromJson, isCall, spanOf, type Detector, type ParsedCall, type Problem, type SchemaOf, type Span } from '../scan';
 import { nameIn } from './bodies';
 import { continueCall } from './continue';
-import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';
 import { pythonCallOf } from './special-tokens';
 import { END_TOKENS } from '../stream-openers';
 
@@ -156,6 +156,12 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined, s
   }
   return calls;
 }
+/** The whole calls of a JSON call list the reply ended inside; undefined unless there is one and every whole item is a call. */
+export function callsOfCutList(body: string, resolve: (n: string) => string | undefined, schemaOf?: SchemaOf): ParsedCall[] | undefined {
+  const items = wholeItemsOfCutList(body.replace(LABEL_LINE, ''));
+  return items?.length ? callsFromJson(items, resolve, schemaOf) : undefined;
+}
+
 const ASSIGNMENT = /^([A-Za-z_]\w{0,60})[ \t]*=(?!=)[ \t]*/;
 const PRINTED_NAME = /^print\([ \t]*([A-Za-z_]\w{0,60})[ \t]*\)$/;
 
@@ -167,9 +173,11 @@ const PRINTED_NAME = /^print\([ \t]*([A-Za-z_]\w{0,60})[ \t]*\)$/;
 function failedCallFence(lang: string, body: string, resolve: (n: string) => string | undefined, closed: boolean, wholeReply: boolean, schemaOf?: SchemaOf): Problem | undefined {
   const callFence = /^(?:tool|function_?call)/i.test(lang);
   const trimmed = body.replace(LABEL_LINE, '').trim();
-  if (trimmed.startsWith('{') && (callFence || wholeReply)) {
+  if (trimmed.startsWith('{')) {
     const value = parseLooseJson(trimmed);
     const problem = attemptsFromJson(value, resolve, schemaOf)?.find((a): a is Problem => !isCall(a));
+    // Any fence holding a call of an offered tool is one (fenced calls count): one whose arguments cannot be read is the call tried.
+    if (!callFence && !wholeReply) return problem?.problem === 'unparsable' && problem.name && resolve(problem.name) ? problem : undefined;
     if (problem || !callFence) return problem;
     const named = nameIn(trimmed);
     // A fence that says it is a call (```function_call, ```tool_call) holding an object that is none (`{"id": 1}`, Gemma 3 1B).
@@ -227,6 +235,12 @@ export const fenced: Detector = (ctx) => {
       continue;
     }
     const calls = callsInBody(fence.body, ctx.resolve, ctx.tools.schemaOf) ?? (fence === ctx.fences[0] && opensReply(ctx.text, start) ? callsInBody(unwrapped(fence.body), ctx.resolve, ctx.tools.schemaOf) : undefined);
+    // A list of calls the reply ended inside: the whole calls before the cut one run, the cut one is a failure.
+    const whole = calls ? undefined : callsOfCutList(fence.body, ctx.resolve, ctx.tools.schemaOf);
+    if (whole) {
+      spans.push({ start, end, calls: whole, problems: [{ problem: 'cut_off' }] });
+      continue;
+    }
     // Command R+ and LangChain's structured chat write `Action:` on the line before their call's fence (Command R+ also
     // before its marker): part of the markup. The turn ends at the action, as in ReAct: what follows (an `Observation:`
     // the model made up) is the model running past its stop, never shown.

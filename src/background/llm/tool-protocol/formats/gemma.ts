@@ -19,7 +19,7 @@ import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../val
 /** The call openers; FunctionGemma may write its response opener before a call by mistake (`<start_function_response>call:…`). */
 const OPENER = /<\|tool_call>|<start_function_call>|<start_function_response>(?=call:)/g;
 /** A bare Gemma call at the start of a line (its wrapper tokens stripped): `call:name{`. */
-const BARE = /^[ \t]*call:(?=[\w.-]{1,100}[ \t]*\{)/gm;
+const BARE = /call:(?<=^[ \t]*call:)(?=[\w.-]{1,100}[ \t]*\{)/gm;
 /** The end tokens; `</end_function_call>` as small models mistype FunctionGemma's. */
 const CLOSERS = ['<tool_call|>', '<end_function_call>', '</end_function_call>'];
 /**
@@ -55,7 +55,8 @@ export const gemma: Detector = (ctx) => {
     for (;;) {
       // A small model may leave out FunctionGemma's `call:` before the first call's name: then it must name an offered tool.
       const first = !attempts.length && m[0] === '<start_function_call>';
-      const head = first ? /\s*(call:)?([\w.-]+)\s*([{(])/y : /\s*(call:)([\w.-]+)\s*([{(])/y;
+      // A stray `:` may stand before `call:` (`<|tool_call>:call:bash{…}`, Gemma 4 in vLLM's tests).
+      const head = first ? /\s*(call:)?([\w.-]+)\s*([{(])/y : /\s*:?(call:)([\w.-]+)\s*([{(])/y;
       head.lastIndex = i;
       const found = head.exec(text);
       if (!found || head.lastIndex > limit || ((!found[1] || !wrapped) && !ctx.resolve(found[2]!))) break;
