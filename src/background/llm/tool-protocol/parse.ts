@@ -28,13 +28,12 @@ import { dsml, elementCalls, functionTag, invoke, unnamedWrapped, wrapped } from
 import { qwenAgent } from './formats/qwen-agent';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
-import { fitArguments, misfitArguments } from './fit';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
 import { reasoningSpans, withoutDrafts } from './reasoning';
-import { matchesOf, positionalArguments, Regions, unwrappedArguments, type Detector, type ParsedCall, type Problem, type ScanContext, type SchemaOf, type Span } from './scan';
+import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { withArgumentsFitted, withPositionalNamed } from './call-objects';
 import { createToolTable, type ToolInput } from './tools';
-import { positionalKey } from './values';
 
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
@@ -301,32 +300,6 @@ function withLeadingReasoningBlanked(text: string, reasoning: readonly [number, 
   }
   if (end === 0 || carved.some(([start]) => start < end)) return text;
   return text.slice(0, end).replace(/[^\n]/g, ' ') + text.slice(end);
-}
-
-/** A span's calls with their positional arguments named by the schema; a call whose cannot be is an `unparsable` failure. */
-function withPositionalNamed(span: Span, schemaOf: SchemaOf): Span {
-  if (!span.calls.some((c) => positionalKey(0) in c.arguments)) return span;
-  const calls: ParsedCall[] = [];
-  const problems: Problem[] = [...(span.problems ?? [])];
-  for (const call of span.calls) {
-    const args = positionalArguments(call.arguments, schemaOf(call.name));
-    if (args) calls.push({ name: call.name, arguments: args as ParsedCall['arguments'] });
-    else problems.push({ problem: 'unparsable', name: call.name });
-  }
-  return { ...span, calls, ...(problems.length ? { problems } : {}) };
-}
-
-/** A span's calls with their arguments shaped by the schema; a call whose arguments cannot fit it is an `unparsable` failure. */
-function withArgumentsFitted(span: Span, schemaOf: SchemaOf): Span {
-  const calls: ParsedCall[] = [];
-  const problems: Problem[] = [...(span.problems ?? [])];
-  for (const call of span.calls) {
-    const schema = schemaOf(call.name);
-    const args = fitArguments(unwrappedArguments(call.arguments, schema), schema);
-    if (!misfitArguments(args, schema)) calls.push({ name: call.name, arguments: args });
-    else problems.push({ problem: 'unparsable', name: call.name });
-  }
-  return { ...span, calls, ...(problems.length ? { problems } : {}) };
 }
 
 /**

@@ -16,7 +16,7 @@ import { STRAY_CLOSER } from './scan';
 import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
-import { END_OF_REPLY_EOS, GLUED_WORD_AFTER_BLANK, GLUED_WORD_START, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, SENTENCE_END, strippedHarmonyAt, type Closer, type CloserSpec } from './stream-openers';
+import { END_OF_REPLY_EOS, firstOf, nextCandidate, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
 import { turnEndHolder } from './turn-end';
@@ -34,26 +34,6 @@ export interface ToolMarkupFilter {
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-
-/**
- * Where markup could start in `held`: a bracket, tag, fence or quote character, Qwen-Agent's `✿`, GPT-OSS's stripped header, or, after a blank,
- * the first letter of an opener that is a word and may follow the model's words on their line
- * (Phi-4's `functools[`).
- */
-function nextCandidate(held: string, recent: string): number {
-  const punctuation = held.search(/[<[{`~>✿]/);
-  if (punctuation === 0) return 0;
-  const wordStart = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent));
-  const word = wordStart ? 0 : firstOf(held.search(GLUED_WORD_AFTER_BLANK), strippedHarmonyAt(held));
-  // A word glued to the end of a sentence may be GLM-4's call, its `<|assistant|>` token stripped.
-  const afterSentence = SENTENCE_END.test(recent) && /^[A-Za-z_]/.test(held) ? 0 : held.search(GLUED_AFTER_SENTENCE);
-  return firstOf(firstOf(punctuation, word), afterSentence);
-}
-
-const GLUED_AFTER_SENTENCE = /(?<=[.!?。])[A-Za-z_]/;
-
-/** The earlier of two positions found by `search` (-1: none). */
-const firstOf = (a: number, b: number): number => (a === -1 ? b : b === -1 ? a : Math.min(a, b));
 
 export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
   const recognise = createRecogniser(tools);

@@ -318,3 +318,23 @@ export function strippedHarmonyAt(held: string): number {
 function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
+
+/**
+ * Where markup could start in `held`: a bracket, tag, fence or quote character, Qwen-Agent's `✿`, GPT-OSS's stripped header, or, after a blank,
+ * the first letter of an opener that is a word and may follow the model's words on their line
+ * (Phi-4's `functools[`).
+ */
+export function nextCandidate(held: string, recent: string): number {
+  const punctuation = held.search(/[<[{`~>✿]/);
+  if (punctuation === 0) return 0;
+  const wordStart = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent));
+  const word = wordStart ? 0 : firstOf(held.search(GLUED_WORD_AFTER_BLANK), strippedHarmonyAt(held));
+  // A word glued to the end of a sentence may be GLM-4's call, its `<|assistant|>` token stripped.
+  const afterSentence = SENTENCE_END.test(recent) && /^[A-Za-z_]/.test(held) ? 0 : held.search(GLUED_AFTER_SENTENCE);
+  return firstOf(firstOf(punctuation, word), afterSentence);
+}
+
+const GLUED_AFTER_SENTENCE = /(?<=[.!?。])[A-Za-z_]/;
+
+/** The earlier of two positions found by `search` (-1: none). */
+export const firstOf = (a: number, b: number): number => (a === -1 ? b : b === -1 ? a : Math.min(a, b));

@@ -4,7 +4,8 @@
  * prose ("I'll open the menu.\n{"name": …}"), or between prose that does not present it as an
  * example. A JSON object inside a sentence is not a call.
  */
-import { attemptsFromJson, callsFromJson, isCall, NAME_KEYS, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
+import { isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson, NAME_KEYS } from '../call-objects';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
 import { callsOfCutList, EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';

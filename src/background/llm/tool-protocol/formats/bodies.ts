@@ -5,7 +5,8 @@
  * calls. Each reader gives calls, problems (an unknown tool, unreadable or cut-off markup), or
  * nothing when the body is not call markup at all (prose about a tag).
  */
-import { attemptsFromJson, isCall, isToolDefinitions, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
+import { attemptsFromJson, isToolDefinitions } from '../call-objects';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 import { requiresArguments } from '../tools';

@@ -4,7 +4,8 @@
  * leads into it presents it as an example ("for example", "would look like", "the format is"…):
  * a model explaining a call is not making one.
  */
-import { attemptsFromJson, callsFromJson, isCall, spanOf, type Detector, type ParsedCall, type Problem, type SchemaOf, type Span } from '../scan';
+import { isCall, spanOf, type Detector, type ParsedCall, type Problem, type SchemaOf, type Span } from '../scan';
+import { attemptsFromJson, callsFromJson } from '../call-objects';
 import { nameIn } from './bodies';
 import { continueCall } from './continue';
 import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';

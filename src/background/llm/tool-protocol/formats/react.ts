@@ -12,7 +12,8 @@
  * the call's span runs to the end of the reply. Actions back to back, each input right after the
  * one before (LLaMA-Factory's parallel calls), are calls each. An action without an input line is prose.
  */
-import { named, singleInput, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { singleInput } from '../call-objects';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 
 /** An action's line: its name, a gloss in parentheses after it dropped. */

@@ -1,5 +1,6 @@
 /** Formats marked by special tokens: DeepSeek, Mistral, GPT-OSS and Llama's python tag (Gemma: gemma.ts). */
-import { attemptFromObject, attemptsFromJson, isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
+import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
+import { attemptFromObject, attemptsFromJson } from '../call-objects';
 import { JsonRunScan } from '../value-scans';
 import { invokesIn } from './tagged';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';

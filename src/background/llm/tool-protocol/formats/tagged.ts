@@ -3,7 +3,8 @@
  * `[TOOL_CALL]`, Granite `<|tool_call|>`, LFM2 `<|tool_call_start|>`, Llama 4 `<|python_start|>`,
  * Kimi K2 sections, Command R `<|START_ACTION|>`, Apertus `<|tools_prefix|>`, ModelScopeGPT `<|startofthink|>`), Qwen3-Coder and Llama `<function=…>`, and Claude/MiniMax `<invoke>`.
  */
-import { isCall, matchesOf, named, Regions, singleInput, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { isCall, matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { singleInput } from '../call-objects';
 import { decodeEntities, jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
