@@ -40,6 +40,9 @@ export type { ToolInput } from './tools';
 
 const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, qwenAgent, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
 
+/** Detectors whose every form holds a tag (`<…>`): a reply without a `<` is not scanned by them. */
+const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, internlmInterpreter, toolCallNamed, invoke, functionNamed, xmlTags, unnamedWrapped, elementCalls]);
+
 /** Spans whose calls count once lose them when later spans hold the same calls; their markup stays hidden. */
 function countedOnce(spans: Span[]): Span[] {
   if (!spans.some((s) => s.once)) return spans;
@@ -340,10 +343,13 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   // sees it and the stream filter reads it (a bare call, a call fence or a tool's name line opening the reply).
   const scanned = withLeadingReasoningBlanked(text, reasoningList, carved);
   let claimed: Span[] = [];
+  // What earlier detectors claimed, rebuilt only when one adds to it (most find nothing in a reply).
+  let taken = new Regions();
   const table = tableOf(tools);
+  const hasTag = scanned.includes('<');
   for (const detect of DETECTORS) {
+    if (!hasTag && TAG_DETECTORS.has(detect)) continue;
     const codeAware = detect === fenced;
-    const taken = new Regions(claimed.map((s) => [s.start, s.end] as const));
     const ctx: ScanContext = {
       text: scanned,
       resolve: table.resolve,
@@ -357,7 +363,9 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
     // A detector's own spans do not overlap: keep the first of any that would.
     const own: Span[] = [];
     for (const span of found) if (!own.length || span.start >= own.at(-1)!.end) own.push(span);
+    if (!own.length) continue;
     claimed = merged(claimed, own);
+    taken = new Regions(claimed.map((s) => [s.start, s.end] as const));
   }
   const { calls: found, drafts } = withoutDrafts(countedOnce(standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span))), carved);
   const calls = found.map((span) => withArgumentsFitted(withPositionalNamed(span, table.schemaOf), table.schemaOf));

@@ -73,8 +73,16 @@ export function firstCharsOf(re: RegExp): Set<string> | undefined {
   return new Set(re.flags.includes('i') ? [ch.toLowerCase(), ch.toUpperCase()] : [ch]);
 }
 
+/** A word's first character: where a tool's name, `all`, `functions.` or a wrapper's word (`tool_code =`, `print(`) may start. */
+const NAME_LEAD = /\w/;
+
 /** Each fixed opener's first characters, by its index (undefined: it is always tried). */
 const OPENER_FIRSTS = FIXED_OPENERS.map((o) => firstCharsOf(o.match));
+/** The fixed openers that may start with a character, in their order: those always tried, and those starting so. */
+const ALWAYS_TRIED = FIXED_OPENERS.filter((_, k) => !OPENER_FIRSTS[k]);
+const OPENERS_BY_FIRST = new Map(
+  [...new Set(OPENER_FIRSTS.flatMap((firsts) => [...(firsts ?? [])]))].map((ch) => [ch, FIXED_OPENERS.filter((_, k) => !OPENER_FIRSTS[k] || OPENER_FIRSTS[k]!.has(ch))] as const),
+);
 
 /** Qwen-Agent's call head still arriving: `✿FUNCTION✿: name`, then its `✿ARGS✿` marker. */
 const QWEN_AGENT_HEAD = /^✿FUNCTION✿[ \t]*:?[ \t]*[^\s✿]{0,100}[ \t]*\r?\n?[ \t]*(?:✿(?:A(?:R(?:G(?:S)?)?)?)?)?$/;
@@ -105,6 +113,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const table = createToolTable(tools);
   // Each name also without its `_` (`webfetch`), as the parser resolves `WebFetch` to `web_fetch`, and with Markdown's escaped `\_`.
   const names = [...new Set(tools.flatMap((t) => [nameKey(toolNameOf(t)), nameKey(toolNameOf(t)).replace(/_/g, ''), nameKey(toolNameOf(t)).replace(/_/g, '\\_')]))];
+  const nameFirsts = new Set(names.map((n) => n[0]));
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
   /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
@@ -246,10 +255,12 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
         if (!calling || names.some((n) => n.startsWith(rest.split('(')[0] ?? ''))) return !rest.includes('(') || pythonStart.test(text);
       }
       // A list's first call, perhaps after a stray quote (`['name(`, Llama 3.1 8B).
-      const head = text.slice(1).trim().replace(/^['"]/, '').toLowerCase().split('(')[0] ?? '';
-      if (text[0] === '[' && text.length < 40 && names.some((n) => n.startsWith(head))) return !/\(/.test(text) || pythonStart.test(text);
+      const head = text[0] === '[' && text.length < 40 ? (text.slice(1).trim().replace(/^['"]/, '').toLowerCase().split('(')[0] ?? '') : undefined;
+      if (head !== undefined && names.some((n) => n.startsWith(head))) return !/\(/.test(text) || pythonStart.test(text);
     }
     if (fenceCouldOpen(text, at)) return true;
+    // What follows reads a tool's name (or `all`, `functions.`, a wrapper's word) at the start: not where none can start.
+    if (lower && !NAME_LEAD.test(lower[0]!) && !nameFirsts.has(lower[0]!)) return false;
     if (!at.shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
@@ -295,8 +306,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (held.startsWith('<|message|>') && at.recipient !== undefined) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
     // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
     if (at.recipient !== undefined && !at.lineQuoted && /^<\|channel\|>\s*commentary/.test(held)) return { ...tag(/<\|call\|>/), ...(lineStart ? { sure: true } : { mid: true }) } as CloserSpec;
-    for (const [k, o] of FIXED_OPENERS.entries()) {
-      if (OPENER_FIRSTS[k] && !OPENER_FIRSTS[k]!.has(held[0]!)) continue;
+    for (const o of OPENERS_BY_FIRST.get(held[0]!) ?? ALWAYS_TRIED) {
       if (!o.anywhere && (at.lineQuoted || (!lineStart && !o.glued))) continue;
       if (o.preamble && at.recipient !== undefined) continue;
       const m = held.match(o.match);

@@ -226,6 +226,9 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token', pairAnywhere: true },
 ];
 
+/** Any wrapper's opening, whatever its case: matched by every text in which one of them is. */
+const ANY_WRAPPER_OPEN = new RegExp(WRAPPERS.map((w) => w.open.source).join('|'), 'i');
+
 /**
  * A body on lines of its own between its markers (`<tool_calls>⏎…⏎</tool_calls>`): a block the model wrote,
  * which words may precede or follow on the markers' lines. A sentence quoting markup keeps it on one line.
@@ -266,6 +269,8 @@ function reasoningEndIn(text: string, closes: { at: number[]; next: number }, fr
  */
 export const wrapped: Detector = (ctx) => {
   const spans: Span[] = [];
+  // Most replies open no wrapper: one scan for any of them spares a scan for each.
+  if (!ANY_WRAPPER_OPEN.test(ctx.text)) return spans;
   const thinkCloses = lazyThinkCloses(ctx.text);
   for (const w of WRAPPERS) {
     const opens = [...matchesOf(w.open, ctx.text)].filter((m) => !ctx.isProtected(m.index));
