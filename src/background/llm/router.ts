@@ -120,7 +120,7 @@ export class LlmRouter {
     const contextTokens = contextWindowFor(estimateRequestTokens(wire.messages, wire.tools), caps.contextLength);
     // Constrained: only a final answer's text is shown as it streams; the reply is read at its end.
     const step = mode === 'constrained' ? new StepReply() : undefined;
-    const filter = step ?? createToolMarkupFilter(toolNames);
+    const filter = step ?? createToolMarkupFilter(tools);
     let content = '';
     let nativeCalls = 0;
     let nativeChars = 0;

@@ -67,7 +67,7 @@ const parse = (output: string, tools: readonly ToolSpec[]): ParseResult & { fail
 
 /** Streams `text` through the filter in chunks of `size`; returns what was shown and the worst hold-back. */
 function stream(text: string, tools: readonly ToolSpec[], size: number): { shown: string; maxLag: number } {
-  const filter = createToolMarkupFilter(tools.map(nameOf));
+  const filter = createToolMarkupFilter(tools);
   let shown = '';
   let maxLag = 0;
   for (let i = 0; i < text.length; i += size) {
