@@ -88,6 +88,16 @@ const WHOLE_REPLY_ONLY = new Set([
   'round28: qwen25_1_5b_pythonic_call_wrapped_in_markdown_bold',
   'round28: llama32_3b_two_bold_bare_calls_on_separate_lines',
   'round28: gemma4-bare-call-glued-after-thought-channel-handwritten',
+  // Calls in bold (a list of them too), after a bold label, and bare calls without brackets, as in rounds 13 and 28.
+  'round29: llama3.2-3b_pythonic_list_wrapped_in_bold_markers',
+  'round29: llama3.2-3b_bare_call_in_bold_no_list_brackets',
+  'round29: llama3.2-3b_pythonic_list_after_bold_label',
+  'round29: qwen2.5-3b_two_bare_calls_on_separate_lines',
+  'round29: qwen2.5-3b_two_dotted_calls_comma_separated_without_list_brackets',
+  // A ReAct step fenced whole counts only opening the reply: after words, the fence presents an example.
+  'round30: crewai-cassette-gpt41-mini-react-unclosed-fence-invented-observation',
+  'round30: crewai-cassette-gpt4o-mini-react-inside-code-fence',
+  'round30: crewai-cassette-gpt41-mini-react-fenced-integer-args',
 ]);
 
 describe('a line of prose before the call', () => {
@@ -124,6 +134,10 @@ const ROLE_HEADED = new Set([
   'functionary-v2: code sent to python',
   "round7: Muse Glimmer: ' to=self' reasoning, then ' to=get_weather' message with <atem:function_calls>/<atem:invoke>",
   'round7: Muse Glimmer: reasoning to=self, answer to=user, no call',
+  // mistral.rs's Atem tests, which open with the same recipient header.
+  'round30: mistralrs-atem-invoke-multiline-string-int-bool-params',
+  'round30: mistralrs-atem-numeric-looking-string-param',
+  'round30: mistralrs-atem-reasoning-call-then-final-content',
 ]);
 
 describe('reasoning before the reply', () => {

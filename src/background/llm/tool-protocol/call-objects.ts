@@ -15,6 +15,8 @@ function isRecord(value: unknown): value is Record<string, Json> {
 function argumentsOf(value: Json | undefined): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return {};
   if (isRecord(value)) return value;
+  // The arguments object in a list of its own (`"parameters": [{"city": "Tokyo"}]`, Llama 3.2 3B on Ollama).
+  if (Array.isArray(value) && value.length === 1 && isRecord(value[0] ?? null)) return value[0] as Record<string, unknown>;
   if (typeof value === 'string') {
     try {
       const parsed: unknown = JSON.parse(value);
@@ -77,8 +79,14 @@ export function singleInput(text: string, schema: ReturnType<SchemaOf>): Record<
   return { [declared[0]!]: value };
 }
 
-/** The keys a call's name is read from, in the order they are tried (`_name`: TGI's grammar, the arguments beside it). */
-export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func', '_name'];
+/**
+ * The keys a call's name is read from, in the order they are tried (`_name`: TGI's grammar, the arguments beside it;
+ * `request`: Langroid's tool messages, the arguments beside it).
+ */
+export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func', '_name', 'request'];
+
+/** Name keys that are an argument like any other where another key names the call (a `request` beside `"tool"`). */
+const LAST_RESORT_NAME_KEYS = ['request'];
 
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
@@ -175,8 +183,13 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   // object like that naming no tool is data, not a call.
   const name = resolve(rawName);
   if (!name) return undefined;
-  const args = Object.fromEntries(Object.entries(source).filter(([k, v]) => !NAME_KEYS.includes(k) && !(k === 'type' && v === 'function')));
-  if (schemaOf && undeclaredWrapper(args, schemaOf(name))) return { problem: 'unparsable', name };
+  // A call's own id (`{"id": "4", "function": "get_current_time"}`, Gemma 3's function_call fences) is no argument where the tool declares none so named.
+  const schema = schemaOf?.(name);
+  const ownId = (k: string) => k === 'id' && schema?.properties !== undefined && !Object.hasOwn(schema.properties, 'id');
+  const nameKey = NAME_KEYS.find((k) => source[k] === rawName);
+  const isNameKey = (k: string) => NAME_KEYS.includes(k) && (!LAST_RESORT_NAME_KEYS.includes(k) || k === nameKey);
+  const args = Object.fromEntries(Object.entries(source).filter(([k, v]) => !isNameKey(k) && !(k === 'type' && v === 'function') && !ownId(k)));
+  if (schemaOf && undeclaredWrapper(args, schema)) return { problem: 'unparsable', name };
   return { name, arguments: args };
 }
 
@@ -224,12 +237,14 @@ function pairCalls(items: readonly Json[], resolve: NameResolver): ParsedCall[] 
 }
 
 /**
- * Attempts from a JSON value that is a call, an array of calls (or of strings holding calls), or an OpenAI-style
- * `{"tool_calls": [...]}`; undefined unless every item is call-shaped.
+ * Attempts from a JSON value that is a call, an array of calls (or of strings holding calls), an OpenAI-style
+ * `{"tool_calls": [...]}` or a `{"calls": [...]}`; undefined unless every item is call-shaped.
  */
 export function attemptsFromJson(value: Json | undefined, resolve: NameResolver, schemaOf?: SchemaOf): Attempt[] | undefined {
   if (value === undefined) return undefined;
   if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve, schemaOf);
+  // `{"calls": [...]}` as its only key: a structured-output contract's list of calls (phi-4, Granite 4, Ministral, Reka).
+  if (isRecord(value) && Array.isArray(value.calls) && Object.keys(value).length === 1) return attemptsFromJson(value.calls, resolve, schemaOf);
   const items = Array.isArray(value) ? value : [value];
   if (!items.length) return undefined;
   const pairs = pairCalls(items, resolve);

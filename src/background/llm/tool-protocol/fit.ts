@@ -41,7 +41,7 @@ function kindsOf(schema: JsonSchema | undefined): Set<Kind> {
 /** The branch of a union that describes objects or lists, for their properties or items. */
 function branch(schema: JsonSchema | undefined, kind: 'object' | 'array'): JsonSchema | undefined {
   if (!schema) return undefined;
-  if (kind === 'object' ? schema.properties : schema.items) return schema;
+  if (kind === 'object' ? schema.properties || additionalSchema(schema) : schema.items) return schema;
   return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((b) => kindsOf(b).has(kind));
 }
 
@@ -115,13 +115,15 @@ function fit(value: unknown, schema: JsonSchema | undefined, depth: number): unk
     return kinds.has('string') ? String(value) : value;
   }
   if (typeof value === 'object' && value !== null) {
-    const props = branch(schema, 'object')?.properties;
+    const objectSchema = branch(schema, 'object');
+    const props = objectSchema?.properties;
+    const others = additionalSchema(objectSchema);
     const out: Record<string, unknown> = {};
     for (const [written, v] of Object.entries(value)) {
       const k = declaredKey(written, props);
       // A null for an argument the tool does not declare says nothing (FunctionGemma names every parameter it knows, `None` for those it does not use).
       if (v === null && depth === 0 && props && !Object.hasOwn(props, k)) continue;
-      out[k] = fit(v, props?.[k], depth + 1);
+      out[k] = fit(v, props && Object.hasOwn(props, k) ? props[k] : others, depth + 1);
     }
     return out;
   }
@@ -141,7 +143,8 @@ function fitString(value: string, schema: JsonSchema | undefined, kinds: Set<Kin
   const text = value.trim();
   if ((kinds.has('number') || kinds.has('integer')) && NUMBER.test(text)) return Number(text);
   if (kinds.has('boolean') && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
-  if (kinds.has('null') && text === 'null') return null;
+  // Python's `None` too, as markup written by models trained on Python literals gives it (Step-3's `<steptml:parameter>`).
+  if (kinds.has('null') && (text === 'null' || text === 'None')) return null;
   if ((kinds.has('object') || kinds.has('array')) && /^[[{]/.test(text)) {
     const parsed = parseJson(text);
     if (parsed !== undefined && depth < MAX_XML_DEPTH) return fit(parsed, schema, depth + 1);
@@ -160,10 +163,10 @@ function fitText(node: XmlNode, schema: JsonSchema | undefined, depth: number): 
       const items = branch(schema, 'array')?.items;
       const itemObject = branch(items, 'object');
       // `<file><path>…</path></file>` where a list of files is asked for: one file.
-      if (hasAll(itemObject, children)) return [objectOf(children, itemObject?.properties, depth)];
+      if (hasAll(itemObject, children)) return [objectOf(children, itemObject, depth)];
       return [...children.values()].flat().map((child) => fitText(child, items, depth + 1));
     }
-    return objectOf(children, objectSchema?.properties, depth);
+    return objectOf(children, objectSchema, depth);
   }
   const text = leafText(node.raw, node.layout);
   if (!kinds.size) {
@@ -202,12 +205,21 @@ function siblingNames(schema: JsonSchema | undefined): ReadonlySet<string> | und
   return schema?.properties ? new Set(Object.keys(schema.properties).map((k) => k.toLowerCase())) : undefined;
 }
 
-function objectOf(children: XmlChildren, props: Record<string, JsonSchema> | undefined, depth: number): Record<string, unknown> {
+/** The schema of an object's properties that it does not name (`additionalProperties` as a schema), if any. */
+function additionalSchema(objectSchema: JsonSchema | undefined): JsonSchema | undefined {
+  const others = objectSchema?.additionalProperties;
+  return typeof others === 'object' && others !== null ? (others as JsonSchema) : undefined;
+}
+
+/** Elements as an object's properties, each shaped by its property's schema (or by `additionalProperties` where it names none). */
+function objectOf(children: XmlChildren, objectSchema: JsonSchema | undefined, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const props = objectSchema?.properties;
+  const others = additionalSchema(objectSchema);
   const byKey = new Map(Object.keys(props ?? {}).map((k) => [k.toLowerCase(), k]));
   for (const [key, nodes] of children) {
     const name = byKey.get(key) ?? key;
-    const schema = props?.[name];
+    const schema = props && Object.hasOwn(props, name) ? props[name] : others;
     out[name] = nodes.length === 1 ? fitText(nodes[0]!, schema, depth + 1) : fit(nodes, schema, depth + 1);
   }
   return out;

@@ -15,10 +15,11 @@
 import { functionNamed, toolCallNamed } from './formats/attributed';
 import { bare } from './formats/bare';
 import { continueBlocks } from './formats/continue';
-import { react } from './formats/react';
+import { react, reactCalls } from './formats/react';
 import { fenced, findFences, presentsExample } from './formats/fenced';
 import { gemma } from './formats/gemma';
 import { hunyuan } from './formats/hunyuan';
+import { plamo, solarOpen } from './formats/token-calls';
 import { kimiHeadless, kimiXtml } from './formats/kimi';
 import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
@@ -26,6 +27,7 @@ import { functionaryRecipients, functionaryV2, internlmInterpreter } from './for
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, elementCalls, functionTag, invoke, unnamedWrapped, wrapped } from './formats/tagged';
 import { qwenAgent } from './formats/qwen-agent';
+import { dspy } from './formats/dspy';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
@@ -38,10 +40,10 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, mistral, gemma, harmony, qwenAgent, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
 
 /** Detectors whose every form holds a tag (`<…>`): a reply without a `<` is not scanned by them. */
-const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, internlmInterpreter, toolCallNamed, invoke, functionNamed, xmlTags, unnamedWrapped, elementCalls]);
+const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, solarOpen, plamo, internlmInterpreter, toolCallNamed, invoke, functionNamed, xmlTags, unnamedWrapped, elementCalls]);
 
 /** Spans whose calls count once lose them when later spans hold the same calls; their markup stays hidden. */
 function countedOnce(spans: Span[]): Span[] {

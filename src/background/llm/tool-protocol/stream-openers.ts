@@ -103,6 +103,8 @@ export const END_TOKENS = [
   ...TURN_END_TOKENS,
   // GPT-OSS's end of a call, Granite's and Mistral's ends of a call list.
   '<|call|>', '<|/tool_call|>', '[/TOOL_CALLS]',
+  // PLaMo 3's token after its tool requests.
+  '<|plamo:tag|>',
   // Command R's turn and response markers.
   '<|START_RESPONSE|>', '<|CHATBOT_TOKEN|>',
   // Phi-4's assistant header leaked after a call, Gemma 4's tool-response opener after one.
@@ -204,6 +206,9 @@ export const FIXED_OPENERS: Opener[] = [
   // Kimi K3's XTML: special tokens, a call wherever it stands (formats/kimi.ts).
   { literal: '<|open|>tools<|sep|>', glued: true, token: true, sure: true, match: /^<\|open\|>tools<\|sep\|>/, closer: () => wrapper(/<\|close\|>tools<\|sep\|>/) },
   { literal: '<|open|>call', glued: true, token: true, sure: true, match: /^<\|open\|>call\b/, closer: () => wrapper(/<\|close\|>call<\|sep\|>(?:\s*<\|close\|>tools<\|sep\|>)?/) },
+  // Solar Open 2 and PLaMo 3: calls in their own special tokens, wherever they stand (formats/token-calls.ts).
+  { literal: '<|tool_call:start|>', glued: true, token: true, sure: true, match: /^<\|tool_call:start\|>/, closer: () => wrapper(/<\|tool_call:end\|>/) },
+  { literal: '<|plamo:begin_tool_requests:plamo|>', glued: true, token: true, sure: true, match: /^<\|plamo:begin_tool_requests:plamo\|>/, closer: () => wrapper(/<\|plamo:end_tool_requests:plamo\|>/) },
   { literal: '<|tool_call_start|>', glued: true, token: true, match: /^<\|tool_call_start\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_start\|>/) },
   { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: (m) => holdingValues(wrapper(/<\|python_end\|>/), m, /^<\|python_start\|>/) },
   { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: (m) => holdingValues(wrapper(/<\|END_ACTION\|>/), m, /^<\|START_ACTION\|>/) },
@@ -253,19 +258,25 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: 'functools[', glued: true, match: /^functools\s*\[/, closer: () => ({ kind: 'balanced' }) },
   { literal: 'functools{', glued: true, match: /^functools\s*\{/, closer: () => ({ kind: 'balanced', brace: true }) },
   { literal: 'TOOL_NAME:', match: /^TOOL_NAME:/, closer: () => ({ kind: 'end', verify: true }) },
+  // DSPy's ReAct fields (formats/dspy.ts): the thought's header goes; the call's fields run to the end of the reply, read by the parser.
+  { literal: '[[ ## next_thought ## ]]', drop: true, match: /^\[\[ ## next_thought ## \]\]/, closer: () => tag(/\[ ## next_thought ## \]\]/) },
+  { literal: '[[ ## next_tool_name ## ]]', match: /^\[\[ ## next_tool_name ## \]\]/, closer: () => ({ kind: 'end', verify: true }) },
   // A bracketed call mimicking a client's history placeholder, `[tool_call: name(…)]`: its line, read by the parser.
   { literal: '[tool_call:', match: /^\[(?:tool_call|tool call|function_call)[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
   { literal: '[function_call:', match: /^\[function_call[ \t]*:/i, closer: () => wrapper(/(?=\n)/) },
 ];
 
-/** The reasoning closers that are no tag: Apriel's `[BEGIN FINAL RESPONSE]`, Kimi K3's `<|close|>think<|sep|>`, Gemma 4's `<channel|>`. */
-export const LONE_REASONING_TOKENS: readonly string[] = ['[BEGIN FINAL RESPONSE]', '<|close|>think<|sep|>', '<channel|>'];
+/**
+ * The reasoning closers that are no tag: Apriel's `[BEGIN FINAL RESPONSE]`, Kimi K3's `<|close|>think<|sep|>`, Gemma 4's `<channel|>`,
+ * Command A's `<|END_THINKING|>` (its template opening the reasoning).
+ */
+export const LONE_REASONING_TOKENS: readonly string[] = ['[BEGIN FINAL RESPONSE]', '<|close|>think<|sep|>', '<channel|>', '<|END_THINKING|>'];
 /** A reasoning closer standing alone (the template opened the reasoning): `</think>`, `</mm:think>`, `</think:opensource>`, or one of the tokens above. */
 export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thinking)(?::[\\w-]{1,20})?>|${LONE_REASONING_TOKENS.map(escapeRegExp).join('|')}`, 'i');
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls)["']\s*:|\[\s*\{\s*["'](name|function|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|request)["']\s*:|\[\s*\{\s*["'](name|function|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

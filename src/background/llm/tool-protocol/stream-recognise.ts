@@ -73,6 +73,10 @@ export function firstCharsOf(re: RegExp): Set<string> | undefined {
   return new Set(re.flags.includes('i') ? [ch.toLowerCase(), ch.toUpperCase()] : [ch]);
 }
 
+/** A ReAct step's first line, as a fence opening the reply may hold it; and its start, while it arrives. */
+const REACT_STEP = /^\s*(?:Thought|Action)[ \t]*:/;
+const REACT_STEP_START = /^\s*(?:T(?:h(?:o(?:u(?:g(?:h(?:t[ \t]*)?)?)?)?)?)?|A(?:c(?:t(?:i(?:o(?:n[ \t]*)?)?)?)?)?)$/;
+
 /** A word's first character: where a tool's name, `all`, `functions.` or a wrapper's word (`tool_code =`, `print(`) may start. */
 const NAME_LEAD = /\w/;
 
@@ -132,9 +136,11 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
+  /** A ReAct action written as a call of an offered tool, no input line after it (formats/react.ts). */
+  const reactCall = new RegExp(`^Action:[ \\t]*(?:${namePattern})[ \\t]*\\(`, 'i');
   /** A JSON object keyed by a tool's name, its arguments the value: `{"list_directory": {"path": "."}}`. */
   /** A call in bold or as a heading (`**name(`, `## name(`). */
-  const decoratedCall = new RegExp(`^(?:\\*\\*|__|#{1,6}[ \\t]+)(?:${namePattern})\\s*\\(`, 'i');
+  const decoratedCall = new RegExp(`^(?:(?:\\*\\*|__)(?:\\[[ \\t]*)?|#{1,6}[ \\t]+)(?:${namePattern})\\s*\\(`, 'i');
   /** A list of `(name, {…})` pairs (Mistral's API models in BFCL) or `[name, {…}]` ones (Qwen2.5). */
   const pairCallList = new RegExp(`^\\[\\s*[([]\\s*["'](${namePattern})["']\\s*,`, 'i');
   const toolKeyedJson = new RegExp(`^\\{\\s*["'](${namePattern})["']\\s*:\\s*\\{`, 'i');
@@ -176,6 +182,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const body = text.slice(fence.body);
     const first = body.search(/\S/);
     if (first === -1) return true;
+    if (!at.shownContent && fence.lang === '' && REACT_STEP_START.test(body)) return true;
     const word = /^[\w.-]*$/.exec(body.slice(first));
     if (word && [...names, ...BODY_LABELS, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
     // A label on the body's first line, then what may still be a call's JSON.
@@ -227,7 +234,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!lineStart && !at.lineQuoted && SENTENCE_END.test(at.recent) && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length))))) return true;
     if (!lineStart || at.lineQuoted) return false;
     // A call in bold or as a heading opening the reply (`**name(…)**`, `## name(…)`), while its name may still be an offered tool's.
-    const decorated = /^(?:\*\*|__|#{1,6}[ \t]+)([\w.-]*)$/.exec(lower) ?? (/^(?:\*\*?|_|#{1,6})$/.test(lower) ? [lower, ''] : null);
+    const decorated = /^(?:(?:\*\*|__)(?:\[[ \t]*)?|#{1,6}[ \t]+)([\w.-]*)$/.exec(lower) ?? (/^(?:\*\*?|_|#{1,6})$/.test(lower) ? [lower, ''] : null);
     if (!at.shownContent && decorated && names.some((n) => n.startsWith(decorated[1]!))) return true;
     // A Python call list opening the reply, while its first name arrives: an offered tool's or not.
     if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && text.length < 104 && /^\[\s*[A-Za-z_][\w.-]*$/.test(text)) return true;
@@ -349,6 +356,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
     // ReAct's action naming an offered tool, or one word (an unknown tool): the turn ends there, so it runs to the end of
     // the reply, hidden if the parser reads a call in it. Words that name no tool (`Action: Final Answer`) are prose.
+    // An action written as a call of an offered tool (`Action: search("…")`): the turn ends there, as at any action.
+    if (reactCall.test(held)) return { kind: 'end', verify: true };
     const reactAction = REACT_ACTION.exec(held);
     if (reactAction && !namesNoTool(reactAction[1]!, table.resolve)) return { kind: 'end', verify: true };
     // Command R+ and LangChain's structured chat: `Action:` on the line before the call's fence, or before its marker.
@@ -368,6 +377,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!CALL_FENCE_LANGS.test(fence.lang)) return /^\s*\[?\s*\{/.test(held.slice(fence.body)) ? { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' } : undefined;
     const body = held.slice(fence.body);
     const first = body.search(/\S/);
+    // A ReAct step fenced whole, opening the reply (formats/react.ts): read at the end, where the parser shows its thought.
+    if (!at.shownContent && fence.lang === '' && REACT_STEP.test(body)) return { kind: 'end', verify: true };
     const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
     const rest = body.slice(first).replace(LABEL_LINE, '');
     const assigned = /^[A-Za-z_]\w{0,60}[ \t]*=[ \t]*/.exec(rest);

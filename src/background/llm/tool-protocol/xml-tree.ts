@@ -100,7 +100,8 @@ export function readChildren(raw: string, siblings?: ReadonlySet<string>): XmlCh
     if (!m) return undefined;
     const name = m[1]!;
     const key = name.toLowerCase();
-    if (HTML_TAGS.has(key)) return undefined;
+    // An HTML tag's name is an argument's where the schema declares it so (`<code>` for a tool's `code`).
+    if (HTML_TAGS.has(key) && !siblings?.has(key)) return undefined;
     let openEnd = TAG_NAME.lastIndex;
     openEnd = skipSpaces(raw, openEnd);
     if (raw.startsWith('/>', openEnd)) {
@@ -138,8 +139,14 @@ export function leafText(raw: string, layout: XmlLayout = 'lines'): string {
   // The line breaks around a value are layout; with `blanks`, all blanks around it are.
   let from = 0;
   let to = raw.length;
+  let indented = false;
   if (layout === 'blanks') {
     while (from < to && isSpace(raw[from])) from++;
+    // A value on lines of its own, its closing tag starting a line unindented, keeps its first line's indentation (a line
+    // of code to replace, OpenHands' str_replace); where the closing tag is indented too, the indentation is the markup's.
+    const lineStart = raw.lastIndexOf('\n', from - 1) + 1;
+    indented = lineStart > 0 && lineStart < from && /\n\r?$/.test(raw) && !/\n[ \t]+$/.test(raw);
+    if (indented) from = lineStart;
     // At the end, the blanks and one line break are layout; a multi-line value keeps a line break of its own (code ending in a blank line).
     while (to > from && (raw[to - 1] === ' ' || raw[to - 1] === '\t' || raw[to - 1] === '\r')) to--;
     if (raw[to - 1] === '\n') to--;
@@ -153,5 +160,6 @@ export function leafText(raw: string, layout: XmlLayout = 'lines'): string {
     if (raw[i - 1] === '\n') to = raw[i - 2] === '\r' ? i - 2 : i - 1;
   }
   const value = decodeEntities(raw.slice(from, to));
+  if (indented) return value.trimEnd();
   return value.includes('\n') ? value : value.trim();
 }

@@ -193,8 +193,18 @@ function pythonCallRun(ctx: ScanContext, from: number): Span | undefined {
   return { start: from, end: i, calls, once: true, ...(from > 0 && text[from - 1] === '>' ? { glue: 'token' as const } : {}) };
 }
 
-/** A line holding one Python call in bold (`**f(a=1)**`) or as a heading (`## f(a=1)`), as Llama 3.2 and Qwen2.5 write them in BFCL. */
-const DECORATED_CALL_LINE = /^[ \t]*(?:(\*\*|__)([A-Za-z_][\w.-]{0,99}\(.*\))\1|#{1,6}[ \t]+([A-Za-z_][\w.-]{0,99}\(.*\)))[ \t]*$/;
+/**
+ * A line holding one Python call in bold (`**f(a=1)**`) or as a heading (`## f(a=1)`), as Llama 3.2 and Qwen2.5 write them in BFCL;
+ * in bold, a list of them too (`**[f(a=1)]**`, Llama 3.2 3B).
+ */
+const DECORATED_CALL_LINE = /^[ \t]*(?:(\*\*|__)([A-Za-z_][\w.-]{0,99}\(.*\)|\[[ \t]*[A-Za-z_][\w.-]{0,99}\(.*\)[ \t]*\])\1|#{1,6}[ \t]+([A-Za-z_][\w.-]{0,99}\(.*\)))[ \t]*$/;
+
+/** The calls of a decorated line's call or list of calls; undefined unless each is a call of an offered tool. */
+function decoratedCalls(written: string, resolve: ScanContext['resolve']): ParsedCall[] | undefined {
+  const parts = written.startsWith('[') ? splitTopLevel(written.slice(1, -1)).map((p) => p.trim()).filter(Boolean) : [written];
+  const calls = parts.map((part) => pythonCallOf(part, resolve));
+  return calls.length && calls.every((c) => c !== undefined) ? (calls as ParsedCall[]) : undefined;
+}
 
 /** A reply that is nothing but such lines: a call each, where every one calls an offered tool. */
 function decoratedCallLines(ctx: ScanContext, first: number, tailEnd: number): Span | undefined {
@@ -202,9 +212,9 @@ function decoratedCallLines(ctx: ScanContext, first: number, tailEnd: number): S
   for (const line of ctx.text.slice(first, tailEnd).split('\n')) {
     if (!line.trim()) continue;
     const m = DECORATED_CALL_LINE.exec(line);
-    const call = m ? pythonCallOf(m[2] ?? m[3]!, ctx.resolve) : undefined;
-    if (!call) return undefined;
-    calls.push(call);
+    const found = m ? decoratedCalls(m[2] ?? m[3]!, ctx.resolve) : undefined;
+    if (!found) return undefined;
+    calls.push(...found);
   }
   return calls.length ? { start: first, end: tailEnd, calls } : undefined;
 }

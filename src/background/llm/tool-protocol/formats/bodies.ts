@@ -209,7 +209,7 @@ export interface BodyReaders {
  * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
  */
 /** A call's name in an element of its own, perhaps after its MCP server's: `<server>fs</server><tool>read_file</tool>`. */
-const NAME_ELEMENT = /^\s*(?:<(server|server_name)>[^<\n]{0,100}<\/\1>\s*)?<(name|tool_name|tool)>\s*([\w.-]{1,100})\s*<\/\2>\s*/i;
+const NAME_ELEMENT = /^\s*(?:<(server|server_name)>[^<\n]{0,100}<\/\1>\s*)?<(name|tool_name|tool|request)>\s*([\w.-]{1,100})\s*<\/\2>\s*/i;
 
 /** A call's JSON after an inner tag, closed or not (`<tool>{…}`, `<tool>{…}</tool>`): the JSON. */
 function afterInnerTag(body: string): string | undefined {
@@ -251,9 +251,9 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     return calls.length ? calls : [{ problem: 'unparsable' }];
   }
   if (body.startsWith('<|tool_call_begin|>', first)) return kimiCalls(ctx, body, atEnd);
-  if (/^<(?:name|tool_name|tool|server|server_name)>/i.test(body.slice(first, first + 14))) {
-    // The name in its element (after the MCP server's, as an MCP client's prompt asks), then GLM's argument pairs or
-    // the arguments as elements; a name never closed is unreadable.
+  if (/^<(?:name|tool_name|tool|server|server_name|request)>/i.test(body.slice(first, first + 14))) {
+    // The name in its element (after the MCP server's, as an MCP client's prompt asks; Langroid's `<request>`), then GLM's
+    // argument pairs or the arguments as elements; a name never closed is unreadable.
     const head = NAME_ELEMENT.exec(body);
     if (!head) return [{ problem: atEnd ? 'cut_off' : 'unparsable' }];
     const name = head[3]!;

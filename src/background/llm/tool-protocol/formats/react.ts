@@ -12,7 +12,10 @@
  * the call's span runs to the end of the reply. Actions back to back, each input right after the
  * one before (LLaMA-Factory's parallel calls), are calls each. An action without an input line is prose.
  */
-import { named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
+import { pythonCallOf } from './special-tokens';
+import type { Fence } from './fenced';
+import { requiresArguments } from '../tools';
 import { singleInput } from '../call-objects';
 import { jsonEnding, matchBracket, parseLooseJson } from '../values';
 
@@ -39,7 +42,7 @@ function inputOf(ctx: ScanContext, name: string, text: string, from: number): { 
 }
 
 /** Where words given as an input end: at the next ReAct line (the model running on past its stop) or the reply's end. */
-const NEXT_STEP = /\n[ \t]*(?:Observation|Thought|Action|Final Answer)\s*:/;
+const NEXT_STEP = /\n[ \t]*(?:Observation|Thought|Action|Final Answer|(?:Tool )?(?:Result|Output))\s*:/;
 
 /**
  * An input written as words (`Action Input: what is the temperature in SF?`), as LangChain's single-input tools take it:
@@ -50,8 +53,68 @@ function wordsInput(ctx: ScanContext, name: string, text: string, from: number):
   const next = NEXT_STEP.exec(rest);
   const words = (next ? rest.slice(0, next.index) : rest).trim().replace(/^"([^"]*)"$/, '$1');
   const tool = ctx.resolve(name);
+  // No input (`Action Input: ""`) for a tool that requires none: a call without arguments.
+  if (!words && tool && !requiresArguments(ctx.tools.schemaOf(tool))) return named(ctx.resolve, name, {});
   const args = tool ? singleInput(words, ctx.tools.schemaOf(tool)) : undefined;
   return args ? named(ctx.resolve, name, args) : { problem: 'unparsable', name };
+}
+
+/**
+ * An action written as a call on its line, no input line after it, as many ReAct prompts ask
+ * (`Action: tool_name(arguments)`): `Action: search_flights("HAN", "SGN")`, `Action: get_weather(city="Hue")`,
+ * `Action: fetch_stock({"ticker": "FPT"})`. It must call an offered tool; the turn ends at it, as at any action,
+ * and actions back to back are calls each.
+ */
+const ACTION_CALL = /^[ \t]*Action:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*\(/gm;
+
+/** The call an action line writes, and where it ends; undefined where its name is no offered tool's. */
+function actionCallAt(ctx: ScanContext, m: RegExpExecArray): { attempt: Attempt; end: number } | undefined {
+  const name = m[1]!;
+  if (!ctx.resolve(name)) return undefined;
+  const open = m.index + m[0].length - 1;
+  const close = matchBracket(ctx.text, open);
+  // Its brackets never closed: the reply ended inside the call.
+  if (close === -1) return { attempt: { problem: 'cut_off', name }, end: ctx.text.length };
+  const inner = ctx.text.slice(open + 1, close).trim();
+  // One JSON object between the brackets: the arguments.
+  const json = inner.startsWith('{') ? parseLooseJson(inner) : undefined;
+  if (json && typeof json === 'object' && !Array.isArray(json)) return { attempt: named(ctx.resolve, name, json), end: close + 1 };
+  const call = pythonCallOf(`${name}${ctx.text.slice(open, close + 1)}`, ctx.resolve);
+  if (call) return { attempt: call, end: close + 1 };
+  // Words between the brackets (`Action: age(Leonardo DiCaprio)`): a single-input tool's input.
+  const words = inner && !/["'{[]/.test(inner) ? singleInput(inner, ctx.tools.schemaOf(ctx.resolve(name)!)) : undefined;
+  return { attempt: words ? named(ctx.resolve, name, words) : { problem: 'unparsable', name }, end: close + 1 };
+}
+
+/** Actions written as calls (`ACTION_CALL`): one span from the first to the end of the reply. */
+export const reactCalls: Detector = (ctx) => {
+  const attempts: Attempt[] = [];
+  let start = -1;
+  let after = -1;
+  for (const m of matchesOf(ACTION_CALL, ctx.text)) {
+    if (ctx.isProtected(m.index)) continue;
+    if (start !== -1 && ctx.text.slice(after, m.index).trim() !== '') break;
+    const action = actionCallAt(ctx, m);
+    if (!action) {
+      if (start === -1) continue;
+      break;
+    }
+    if (start === -1) start = m.index;
+    attempts.push(action.attempt);
+    after = action.end;
+  }
+  return start === -1 ? [] : [spanOf(start, ctx.text.length, attempts)];
+};
+
+/**
+ * A fence opening the reply, with no language, around a ReAct step (`` ``` ``, `Thought: …`, `Action: …`): the step is
+ * the model's, fenced whole (crewAI's gpt-4o-mini, its fence sometimes never closed). Its action is read, and its
+ * opening marker goes with it.
+ */
+function stepFence(ctx: ScanContext): Fence | undefined {
+  const fence = ctx.fences[0];
+  if (!fence || fence.lang !== '' || fence.start !== ctx.text.search(/\S/)) return undefined;
+  return /^\s*(?:Thought|Action)[ \t]*:/.test(fence.body) ? fence : undefined;
 }
 
 export const react: Detector = (ctx) => {
@@ -59,8 +122,10 @@ export const react: Detector = (ctx) => {
   let start = -1;
   /** Where the last input ended: another action may follow it directly. */
   let after = -1;
+  const fence = stepFence(ctx);
+  const inStep = (i: number) => fence !== undefined && i > fence.start && i < fence.end;
   for (const m of ctx.text.matchAll(ACTION)) {
-    if (ctx.isProtected(m.index)) continue;
+    if (ctx.isProtected(m.index) && !inStep(m.index)) continue;
     // After the first action, only an action right after the last input is one more call; the rest is the model running on.
     if (start !== -1 && (after === -1 || ctx.text.slice(after, m.index).trim() !== '')) break;
     const name = m[1]!.trim();
@@ -74,5 +139,7 @@ export const react: Detector = (ctx) => {
     after = input.end;
     if (after === -1) break;
   }
-  return start === -1 ? [] : [spanOf(start, ctx.text.length, attempts)];
+  if (start === -1) return [];
+  const span = spanOf(start, ctx.text.length, attempts);
+  return fence && inStep(start) ? [{ start: fence.start, end: fence.start + fence.lineLength, calls: [] }, span] : [span];
 };

@@ -103,6 +103,15 @@ function elementArguments(ctx: ScanContext, body: string, toolName: string): Rec
   return args;
 }
 
+/** Elements read as an offered tool's arguments: each a parameter its schema declares, where it has one; undefined otherwise. */
+function declaredElements(ctx: ScanContext, body: string, toolName: string): Record<string, unknown> | undefined {
+  const name = ctx.resolve(toolName);
+  if (!name || !/^\s*</.test(body)) return undefined;
+  const props = ctx.tools.schemaOf(name)?.properties;
+  const args = elementArguments(ctx, body, toolName);
+  return args && Object.keys(args).length && (!props || Object.keys(args).every((k) => Object.hasOwn(props, k))) ? args : undefined;
+}
+
 const PARAMETER_TAG = /<(?:[\w-]{1,20}:)?parameter[\s=]/i;
 
 /** An invoke whose body is one JSON object instead of parameter elements (DeepSeek V3.2 writes both): its arguments. */
@@ -154,7 +163,11 @@ function wordsInput(ctx: ScanContext, name: string, inner: string): Record<strin
 function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: boolean): Attempt {
   if (!rest.trim()) return named(ctx.resolve, name, {});
   const args = new RegExp(`^<(${ARGUMENTS_ELEMENTS})>([\\s\\S]*?)(?:(<\\/\\1>)\\s*$|$)`, 'i').exec(rest);
-  if (!args) return { problem: 'unparsable', name };
+  // No arguments element: the elements beside the name are the arguments (Langroid's `<tool><request>…</request><path>…`), each one the tool declares.
+  if (!args) {
+    const siblings = declaredElements(ctx, rest, name);
+    return siblings ? named(ctx.resolve, name, siblings) : { problem: 'unparsable', name };
+  }
   const inner = args[2]!;
   // `</arguments>` never written, the wrapper closed after a complete JSON object: that object.
   const unclosed = !args[3] && !atEnd ? jsonBody(inner) : undefined;
