@@ -102,6 +102,8 @@ export const reactCalls: Detector = (ctx) => {
     if (start === -1) start = m.index;
     attempts.push(action.attempt);
     after = action.end;
+    // Cut off: the reply ended inside it, so every later action is inside it too.
+    if (after >= ctx.text.length) break;
   }
   return start === -1 ? [] : [spanOf(start, ctx.text.length, attempts)];
 };
