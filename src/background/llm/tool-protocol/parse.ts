@@ -27,6 +27,7 @@ import { functionaryRecipients, functionaryV2, internlmInterpreter } from './for
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, elementCalls, functionTag, invoke, unnamedWrapped, wrapped } from './formats/tagged';
 import { qwenAgent } from './formats/qwen-agent';
+import { cwmTool } from './formats/cwm';
 import { dspy } from './formats/dspy';
 import { xmlTags } from './formats/xml-tags';
 import type { CallFailure } from './failures';
@@ -40,10 +41,10 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
 
 /** Detectors whose every form holds a tag (`<…>`): a reply without a `<` is not scanned by them. */
-const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, solarOpen, plamo, internlmInterpreter, toolCallNamed, invoke, functionNamed, xmlTags, unnamedWrapped, elementCalls]);
+const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, solarOpen, plamo, internlmInterpreter, toolCallNamed, invoke, functionNamed, cwmTool, xmlTags, unnamedWrapped, elementCalls]);
 
 /** Spans whose calls count once lose them when later spans hold the same calls; their markup stays hidden. */
 function countedOnce(spans: Span[]): Span[] {

@@ -54,6 +54,9 @@ interface ValueAware {
 }
 export type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop' | 'mid' | 'firm'> & { sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } : never) : never;
 
+/** DeepSeek's DSML token as its tags open, its bars full-width or ASCII, single or doubled. */
+const DSML_TOKENS = ['<｜DSML｜', '<|DSML|', '<｜｜DSML｜｜', '<||DSML||'];
+
 /** closeIndex: the markup is still open / turned out not to be markup. */
 export const OPEN = -1;
 export const NOT_MARKUP = -2;
@@ -177,6 +180,8 @@ export const FIXED_OPENERS: Opener[] = [
   // Opened once its name has ended in what follows a name (`>`, `{`, `,`, `[`): `<function=foo is documented here` names
   // no function, and prose about the tag stays (stream-recognise.ts holds the name while it arrives).
   { literal: '<function=', glued: true, match: /^<function=[^\s<>]{0,100}(?=[>{,([]|\s*[[{])/i, closer: () => tag(/<\/function>(\s*<\/tool_call>)?|<\/tool_call>/i) },
+  // Its broken kin with the name in brackets or after a slash (`<function(name){…}`, `<function/name {…}`): hidden if the parser reads a call.
+  { literal: '<function(', glued: true, match: /^<function(?:\([\w.-]{1,100}\)|\/[\w.-]{1,100})(?=\s*[[{])/i, closer: () => wrapper(/<\/function>/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
   { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
   // DeepSeek V4's `<tool_call id="…" name="…">`: an attribute must follow, else it is words after a tag's name.
@@ -243,12 +248,14 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|content|>', drop: true, match: /^<\|content\|>/, closer: () => tag(/>/) },
   { literal: '<|tool_call_begin|>', glued: true, token: true, match: /^<\|tool_call_begin\|>/, closer: (m) => holdingValues(wrapper(/<\|tool_call_end\|>/), m, /^<\|tool_call_begin\|>/) },
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: (m) => holdingValues(tag(/<\|tool_calls_section_end\|>/), m, /^<\|tool_calls_section_begin\|>/) },
-  // DSML: V3.2's `function_calls`, V4's `tool_calls`, V4.1's ` calls` (a blank after the token).
-  ...['<｜DSML｜function_calls>', '<|DSML|function_calls>', '<｜DSML｜tool_calls>', '<|DSML|tool_calls>', '<｜DSML｜ calls>', '<|DSML| calls>'].map(
-    (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]DSML[｜|] ?(?:function_|tool_)?calls>/) }),
+  // DSML: V3.2's `function_calls`, V4's `tool_calls`, V4.1's ` calls` (a blank after the token); its bars single or doubled.
+  ...DSML_TOKENS.flatMap((token) => ['function_calls>', 'tool_calls>', ' calls>'].map((kind) => token + kind)).map(
+    (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]{1,2}DSML[｜|]{1,2} ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]{1,2}DSML[｜|]{1,2} ?(?:function_|tool_)?calls>/) }),
   ),
   // A DSML invoke whose block tokens the server dropped.
-  ...['<｜DSML｜invoke', '<|DSML|invoke'].map((literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]DSML[｜|] ?invoke\s/, closer: () => wrapper(/<\/[｜|]DSML[｜|] ?invoke>/) })),
+  ...DSML_TOKENS.map((token) => `${token}invoke`).map((literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]{1,2}DSML[｜|]{1,2} ?invoke\s/, closer: () => wrapper(/<\/[｜|]{1,2}DSML[｜|]{1,2} ?invoke>/) })),
+  // Meta's CWM: `<tool: label>` around the tool's name and input, up to `</tool>` (stream-recognise.ts holds the label while it arrives).
+  { literal: '<tool:', glued: true, match: /^<tool:[ \t]*[^>\s]{1,40}[ \t]*>/i, closer: () => wrapper(/<\/tool>/i) },
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },
   // Ornith's call as a log line of fields, `[Tool Call] name=… id=… args={…}`, starting its line.
   { literal: '[Tool Call] name=', match: /^\[Tool Call\][ \t]+name=/i, closer: () => ({ kind: 'balanced', brace: true }) },

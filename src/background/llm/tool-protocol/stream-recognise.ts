@@ -136,16 +136,16 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
   const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
-  /** A ReAct action written as a call of an offered tool, no input line after it (formats/react.ts). */
-  const reactCall = new RegExp(`^Action:[ \\t]*(?:${namePattern})[ \\t]*\\(`, 'i');
+  /** A ReAct action written as a call of an offered tool, `name(…)` or `name[…]`, no input line after it (formats/react.ts). */
+  const reactCall = new RegExp(`^Action:[ \\t]*(?:${namePattern})[ \\t]*[([]`, 'i');
   /** A JSON object keyed by a tool's name, its arguments the value: `{"list_directory": {"path": "."}}`. */
   /** A call in bold or as a heading (`**name(`, `## name(`). */
   const decoratedCall = new RegExp(`^(?:(?:\\*\\*|__)(?:\\[[ \\t]*)?|#{1,6}[ \\t]+)(?:${namePattern})\\s*\\(`, 'i');
   /** A list of `(name, {…})` pairs (Mistral's API models in BFCL) or `[name, {…}]` ones (Qwen2.5). */
   const pairCallList = new RegExp(`^\\[\\s*[([]\\s*["'](${namePattern})["']\\s*,`, 'i');
   const toolKeyedJson = new RegExp(`^\\{\\s*["'](${namePattern})["']\\s*:\\s*\\{`, 'i');
-  /** Functionary v3.2: the recipient's name on its line, then the arguments. */
-  const recipientArgs = new RegExp(`^(${namePattern})[ \\t]*\\n[ \\t]*\\{`, 'i');
+  /** Functionary v3.2: the recipient's name on its line (perhaps in bold), then the arguments. */
+  const recipientArgs = new RegExp(`^(?:\\*\\*(?:${namePattern})\\*\\*|(?:${namePattern}))[ \\t]*\\n\\s*\\{`, 'i');
   /** Functionary v2, its prompt ending at `<|recipient|>`: the name, then `<|content|>` and the arguments. */
   const recipientContent = new RegExp(`^(${namePattern})[ \\t]*\\n?[ \\t]*<\\|content\\|>`, 'i');
   /** Kimi K2's call line without its opening tokens: `name:0<|tool_call_argument_begin|>` (formats/kimi.ts). */
@@ -196,6 +196,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
 
   /** Could `text` still grow into an opener? */
   const couldOpen = (text: string, at: Position): boolean => {
+    // A call of an offered tool in inline code opening the reply, while its name arrives (formats/bare.ts).
+    if (!at.shownContent && at.lineStart && !at.lineQuoted && /^`[\w.-]*$/.test(text) && names.some((n) => n.startsWith(nameKey(text.slice(1))))) return true;
     // No opener but a fence starts with a fence's character: the many others are not asked (a reply of backticks).
     if (startsFence(text)) return at.lineStart && !at.lineQuoted && fenceCouldOpen(text, at);
     const lower = nameKey(text.slice(0, RECHECK_FLOOR));
@@ -215,14 +217,14 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (!at.lineQuoted && text.length < 200 && STRIPPED_HARMONY_PARTIAL.test(text)) return true;
     // GPT-OSS's commentary header, until what follows it shows a preamble (`<|message|>`) or a call.
     if (/^<\|channel\|>\s*commentary\s*\S{0,10}$/.test(text)) return true;
-    // Hunyuan 3's suffixed tags (`<tool_call:opensource>`): the literal ends before the suffix.
-    if (/^<(?:think|tool_calls?):[\w-]{0,20}$/.test(lower) && (lower.startsWith('<think') || !at.lineQuoted)) return true;
+    // Hunyuan 3's suffixed tags (`<tool_call:opensource>`) and CWM's labelled `<tool: function>`: the literal ends before the suffix.
+    if (/^<(?:think|tool(?:_calls?)?):[ \t]?[\w-]{0,20}$/.test(lower) && (lower.startsWith('<think') || !at.lineQuoted)) return true;
     if (!at.lineQuoted && ((RECIPIENT_HEAD.test(text) && text.length < 160) || '<|reserved_special_token_249|>'.startsWith(text))) return true;
     // InternLM's action token, then (after blanks) the kind of action.
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
     // Llama's `<function=name` while its name arrives, until what follows it shows a call or words.
-    if (/^<function=[^\s<>]{0,100}\s*$/i.test(text)) return true;
+    if (/^<function(?:=[^\s<>]{0,100}|\([\w.-]{0,100}\)?|\/[\w.-]{0,100})\s*$/i.test(text)) return true;
     // DeepSeek V4's `<tool_call ` while its first attribute's name arrives.
     if (!at.lineQuoted && /^<\|?tool_call\s+[\w-]{0,40}\s*$/i.test(text)) return true;
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
@@ -236,6 +238,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // A call in bold or as a heading opening the reply (`**name(…)**`, `## name(…)`), while its name may still be an offered tool's.
     const decorated = /^(?:(?:\*\*|__)(?:\[[ \t]*)?|#{1,6}[ \t]+)([\w.-]*)$/.exec(lower) ?? (/^(?:\*\*?|_|#{1,6})$/.test(lower) ? [lower, ''] : null);
     if (!at.shownContent && decorated && names.some((n) => n.startsWith(decorated[1]!))) return true;
+    // An offered tool's name in bold on its line opening the reply, until what follows shows its arguments or words.
+    const bolded = /^\*\*([\w.-]{1,100})(?:\*\*\s*|\*)?$/.exec(lower);
+    if (!at.shownContent && bolded && names.includes(bolded[1]!)) return true;
     // A Python call list opening the reply, while its first name arrives: an offered tool's or not.
     if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && text.length < 104 && /^\[\s*[A-Za-z_][\w.-]*$/.test(text)) return true;
     // A list of strings, while its first may still hold a call.
@@ -306,6 +311,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   /** A complete opener at the start of `held`, with how it closes. */
   const opener = (held: string, at: Position): CloserSpec | undefined => {
     const lineStart = at.lineStart;
+    // A call in inline code opening the reply: a call only as the whole reply, which the parser judges at its end.
+    if (!at.shownContent && lineStart && !at.lineQuoted && /^`[^`]/.test(held) && pythonStart.test(held.slice(1))) return { kind: 'end', verify: true };
     if (startsFence(held)) return lineStart && !at.lineQuoted ? fenceOpener(held, at) : undefined;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.recipient?.startsWith('functions.') || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);

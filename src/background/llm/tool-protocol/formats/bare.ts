@@ -291,6 +291,17 @@ function gluedNameLine(ctx: ScanContext, tailEnd: number): Span | undefined {
   return { start, end: tailEnd, calls: [{ name, arguments: args }], glue: 'tail' };
 }
 
+/**
+ * A reply that is one Python call of an offered tool in inline code and nothing else (`` `text_to_image(text="…")` ``), as
+ * prompts that show calls in backticks teach (MetaGPT's): the call. Inline code beside words is an example.
+ */
+function inlineCodeCall(ctx: ScanContext, first: number, tailEnd: number): Span | undefined {
+  const code = /^`([A-Za-z_][\w.-]{0,99}[ \t]*\([^`]*\))`\s*$/.exec(ctx.text.slice(first, tailEnd));
+  const call = code ? parsePythonCall(code[1]!) : undefined;
+  const name = call && ctx.resolve(call.name);
+  return name ? { start: first, end: tailEnd, calls: [{ name, arguments: call.arguments }] } : undefined;
+}
+
 export const bare: Detector = (ctx) => {
   const text = ctx.text;
   const first = text.search(/\S/);
@@ -365,12 +376,15 @@ export const bare: Detector = (ctx) => {
   // A message that opens with Python calls on a line of their own: `read_page()`, `f(a=1); f(a=2);`, then perhaps the model's words.
   if (!spans.length) {
     const whole = text.trim();
-    // Functionary v3.2: the recipient's name on its line, then the arguments, and nothing else.
-    const recipient = /^([A-Za-z_][\w.-]{0,99})[ \t]*\n[ \t]*(?=\{)/.exec(whole);
-    const args = recipient && ctx.resolve(recipient[1]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
-    if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[1]!)!, arguments: args }] }];
+    // Functionary v3.2: the recipient's name on its line, then the arguments, and nothing else; other models set the
+    // name in bold or code (`**ToolConfirmationDecision**`, DeepSeek-R1 distills on Groq).
+    const recipient = /^(\*\*|`)?([A-Za-z_][\w.-]{0,99})\1[ \t]*\n\s*(?=\{)/.exec(whole);
+    const args = recipient && ctx.resolve(recipient[2]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
+    if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[2]!)!, arguments: args }] }];
     const glued = gluedNameLine(ctx, tailEnd);
     if (glued) return [glued];
+    const coded = inlineCodeCall(ctx, first, tailEnd);
+    if (coded) return [coded];
     const run = pythonCallRun(ctx, replyStart(text)) ?? afterLabel(ctx, Math.max(replyStart(text), first), tailEnd) ?? decoratedCallLines(ctx, first, tailEnd);
     if (run) spans.push(run);
   }

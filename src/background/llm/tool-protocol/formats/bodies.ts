@@ -87,12 +87,20 @@ export function pythonCalls(ctx: ScanContext, body: string): Attempt[] | undefin
   if (parts.length === 1 && parts[0]!.includes('\n')) parts = parts[0]!.split(/\n+/).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return undefined;
   const attempts: Attempt[] = [];
+  let read = 0;
   for (const part of parts) {
     const call = parsePythonCall(part);
-    if (!call) return undefined;
-    attempts.push(named(ctx.resolve, call.name, call.arguments));
+    if (call) {
+      read++;
+      attempts.push(named(ctx.resolve, call.name, call.arguments));
+      continue;
+    }
+    // A call whose arguments hold what JSON cannot (a bytes literal, `bad(x=b'z')`, OLMo 3): it fails, the calls beside it stand.
+    const head = /^([A-Za-z_][\w.-]{0,99})\s*\(/.exec(part);
+    if (!head || matchBracket(part, head[0].length - 1) !== part.length) return undefined;
+    attempts.push({ problem: ctx.resolve(head[1]!) ? 'unparsable' : 'unknown_tool', name: head[1] });
   }
-  return attempts;
+  return read ? attempts : undefined;
 }
 
 /** `{tool => "read_file", args => {--path "a.ts" --limit 20}}`, or `args => {…JSON…}`. */

@@ -62,10 +62,10 @@ function wordsInput(ctx: ScanContext, name: string, text: string, from: number):
 /**
  * An action written as a call on its line, no input line after it, as many ReAct prompts ask
  * (`Action: tool_name(arguments)`): `Action: search_flights("HAN", "SGN")`, `Action: get_weather(city="Hue")`,
- * `Action: fetch_stock({"ticker": "FPT"})`. It must call an offered tool; the turn ends at it, as at any action,
- * and actions back to back are calls each.
+ * `Action: fetch_stock({"ticker": "FPT"})`; or in the ReAct paper's brackets, `Action: Search[David Chanoff]`. It must
+ * call an offered tool; the turn ends at it, as at any action, and actions back to back are calls each.
  */
-const ACTION_CALL = /^[ \t]*Action:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*\(/gm;
+const ACTION_CALL = /^[ \t]*Action:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*[([]/gm;
 
 /** The call an action line writes, and where it ends; undefined where its name is no offered tool's. */
 function actionCallAt(ctx: ScanContext, m: RegExpExecArray): { attempt: Attempt; end: number } | undefined {
@@ -75,15 +75,20 @@ function actionCallAt(ctx: ScanContext, m: RegExpExecArray): { attempt: Attempt;
   const close = matchBracket(ctx.text, open);
   // Its brackets never closed: the reply ended inside the call.
   if (close === -1) return { attempt: { problem: 'cut_off', name }, end: ctx.text.length };
-  const inner = ctx.text.slice(open + 1, close).trim();
+  const inner = ctx.text.slice(open + 1, close - 1).trim();
   // One JSON object between the brackets: the arguments.
   const json = inner.startsWith('{') ? parseLooseJson(inner) : undefined;
-  if (json && typeof json === 'object' && !Array.isArray(json)) return { attempt: named(ctx.resolve, name, json), end: close + 1 };
-  const call = pythonCallOf(`${name}${ctx.text.slice(open, close + 1)}`, ctx.resolve);
-  if (call) return { attempt: call, end: close + 1 };
+  if (json && typeof json === 'object' && !Array.isArray(json)) return { attempt: named(ctx.resolve, name, json), end: close };
+  // The paper's `Search[words]`: the words, unquoted, are the input.
+  if (ctx.text[open] === '[') {
+    const input = singleInput(inner.replace(/^(["'])(.*)\1$/s, '$2'), ctx.tools.schemaOf(ctx.resolve(name)!));
+    return { attempt: input ? named(ctx.resolve, name, input) : { problem: 'unparsable', name }, end: close };
+  }
+  const call = pythonCallOf(`${name}${ctx.text.slice(open, close)}`, ctx.resolve);
+  if (call) return { attempt: call, end: close };
   // Words between the brackets (`Action: age(Leonardo DiCaprio)`): a single-input tool's input.
   const words = inner && !/["'{[]/.test(inner) ? singleInput(inner, ctx.tools.schemaOf(ctx.resolve(name)!)) : undefined;
-  return { attempt: words ? named(ctx.resolve, name, words) : { problem: 'unparsable', name }, end: close + 1 };
+  return { attempt: words ? named(ctx.resolve, name, words) : { problem: 'unparsable', name }, end: close };
 }
 
 /** Actions written as calls (`ACTION_CALL`): one span from the first to the end of the reply. */

@@ -172,6 +172,9 @@ function namedElementsCall(ctx: ScanContext, name: string, rest: string, atEnd: 
   // `</arguments>` never written, the wrapper closed after a complete JSON object: that object.
   const unclosed = !args[3] && !atEnd ? jsonBody(inner) : undefined;
   if (unclosed) return named(ctx.resolve, name, unclosed);
+  // LangChain's XML agent stops generation at `</tool_input>`: its reply ends inside the element, every word of the input written.
+  const stopped = !args[3] && atEnd && args[1]!.toLowerCase() === 'tool_input' ? (jsonBody(inner) ?? wordsInput(ctx, name, inner.trim())) : undefined;
+  if (stopped) return named(ctx.resolve, name, stopped);
   if (!args[3]) return { problem: atEnd ? 'cut_off' : 'unparsable', name };
   const values = !inner.trim() ? {} : (jsonBody(inner) ?? elementArguments(ctx, inner, name) ?? wordsInput(ctx, name, inner));
   return values ? named(ctx.resolve, name, values) : { problem: 'unparsable', name };
@@ -512,10 +515,10 @@ export const invoke: Detector = (ctx) => {
 /**
  * DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4), or V4.1's
  * `<｜DSML｜ calls>` with a blank after the token on every tag, holding `<｜DSML｜invoke name>` and
- * typed `<｜DSML｜parameter>`s.
+ * typed `<｜DSML｜parameter>`s. Its bars may come doubled (`<｜｜DSML｜｜ calls>`, DeepSeek in Cline).
  */
-const DSML = '<[｜|]DSML[｜|] ?';
-const DSML_CLOSE = '</[｜|]DSML[｜|] ?';
+const DSML = '<[｜|]{1,2}DSML[｜|]{1,2} ?';
+const DSML_CLOSE = '</[｜|]{1,2}DSML[｜|]{1,2} ?';
 const DSML_BLOCK = new RegExp(`${DSML}(?:function_|tool_)?calls>([\\s\\S]*?)(${DSML_CLOSE}(?:function_|tool_)?calls>|$)`, 'g');
 const DSML_INVOKE = new RegExp(`${DSML}invoke\\s+name\\s*=\\s*"([^"]+)"\\s*>([\\s\\S]*?)(${DSML_CLOSE}invoke>|$)`, 'g');
 const DSML_PARAMETER = new RegExp(`${DSML}parameter\\s+name\\s*=\\s*"([^"]+)"(?:\\s+string\\s*=\\s*"(true|false)")?\\s*>([\\s\\S]*?)(${DSML_CLOSE}parameter>|$)`, 'g');
@@ -562,7 +565,8 @@ function brokenFunctionTags(ctx: ScanContext): Span[] {
   const spans: Span[] = [];
   // The name may run into the JSON after `=`, `(`, `,` or a blank instead of `>` (Llama 3.x on Groq: `<function=read_file {…}></function>`),
   // the JSON perhaps in a list whose `]` never came (`<function=web_search [{…} </function>`, Llama 3.3 on Groq).
-  for (const m of matchesOf(/<function=([\w.-]{1,100})(?:[=(,]|[ \t])?(?=\[?[ \t]*\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
+  // Or the name in brackets or after a slash (`<function(name){…}</function>`, `<function/name {…} </function>`, Llama 3.3 on Groq).
+  for (const m of matchesOf(/<function(?:=([\w.-]{1,100})(?:[=(,]|[ \t])?|\(([\w.-]{1,100})\)[ \t]*|\/([\w.-]{1,100})[ \t]*)(?=\[?[ \t]*\{)|^([A-Za-z_][\w.-]{0,99})(?=\{)/gm, ctx.text)) {
     if (ctx.isProtected(m.index)) continue;
     let open = m.index + m[0].length;
     const listed = ctx.text[open] === '[';
@@ -577,17 +581,18 @@ function brokenFunctionTags(ctx: ScanContext): Span[] {
     }
     // `<function=name({…})</function>`, and a stray quote before the closer (Llama 3.x on Groq and Together).
     if (m[0].endsWith('(') && ctx.text[end] === ')') end++;
-    if (m[1] && ctx.text[end] === '"') end++;
+    const tagged = m[4] === undefined;
+    if (tagged && ctx.text[end] === '"') end++;
     // The `>` the opening tag lacked, written after the JSON.
-    if (m[1] && ctx.text[end] === '>') end++;
+    if (tagged && ctx.text[end] === '>') end++;
     while (ctx.text[end] === ' ' || ctx.text[end] === '\t') end++;
     // The bare form counts only with the closing tag that shows it was a call.
     if (!/^<\/function>/i.test(ctx.text.slice(end, end + 11))) {
-      if (m[2]) continue;
+      if (!tagged) continue;
     } else end += '</function>'.length;
     const json = parseLooseJson(ctx.text.slice(open, close));
     if (!json || typeof json !== 'object' || Array.isArray(json)) continue;
-    spans.push(spanOf(m.index, end, [named(ctx.resolve, (m[1] ?? m[2])!, json)]));
+    spans.push(spanOf(m.index, end, [named(ctx.resolve, (m[1] ?? m[2] ?? m[3] ?? m[4])!, json)]));
   }
   return spans;
 }
