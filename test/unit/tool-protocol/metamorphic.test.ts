@@ -98,6 +98,9 @@ const WHOLE_REPLY_ONLY = new Set([
   'round30: crewai-cassette-gpt41-mini-react-unclosed-fence-invented-observation',
   'round30: crewai-cassette-gpt4o-mini-react-inside-code-fence',
   'round30: crewai-cassette-gpt41-mini-react-fenced-integer-args',
+  // A tool's name in bold on its line before its arguments, and a call in inline code: whole replies only, as Functionary's recipient.
+  'round31: deepseek-r1-distill-llama70b-groq-bold-tool-name-then-bare-json-args-confirmation',
+  'round31: metagpt-openai-pythonic-call-in-backticks-text-to-image',
 ]);
 
 describe('a line of prose before the call', () => {
