@@ -83,7 +83,7 @@ export function singleInput(text: string, schema: ReturnType<SchemaOf>): Record<
  * The keys a call's name is read from, in the order they are tried (`_name`: TGI's grammar, the arguments beside it;
  * `request`: Langroid's tool messages, the arguments beside it).
  */
-export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'action', 'api_name', 'func', '_name', 'request'];
+export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'function_name', 'action', 'api_name', 'func', '_name', 'request'];
 
 /** Name keys that are an argument like any other where another key names the call (a `request` beside `"tool"`). */
 const LAST_RESORT_NAME_KEYS = ['request'];

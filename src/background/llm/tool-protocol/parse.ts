@@ -335,6 +335,17 @@ function tableOf(tools: readonly ToolInput[]): ReturnType<typeof createToolTable
   return table;
 }
 
+/**
+ * A fence's body read as a reply of its own, where it is all markup (`<function_call>…</function_call>` in an xml fence):
+ * its calls and failures. A body holding a fence itself is not read so, so each character is read at most twice.
+ */
+function markupOnly(body: string, tools: readonly ToolInput[]): Pick<Span, 'calls' | 'problems'> | undefined {
+  if (!body.trimStart().startsWith('<') || /`{3}|~{3}/.test(body)) return undefined;
+  const { result } = readReply(body, tools);
+  if (result.text.trim() || (!result.calls.length && !result.failures.length)) return undefined;
+  return { calls: result.calls, ...(result.failures.length ? { problems: result.failures.map((f) => ({ problem: f.problem, ...(f.name ? { name: f.name } : {}) })) } : {}) };
+}
+
 function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseResult; hidden: [number, number][] } {
   // The reply is read without the end-of-turn tokens it closes with.
   const text = reply.slice(0, turnEndStart(reply));
@@ -359,6 +370,7 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
       tools: table,
       fences,
       isProtected: (i) => reasoning.contains(i) || (!codeAware && code.contains(i)) || taken.contains(i),
+      ...(codeAware ? { readMarkup: (inner: string) => markupOnly(inner, tools) } : {}),
     };
     const found = detect(ctx)
       .filter((span) => span.end > span.start && !taken.overlaps(span.start, span.end))

@@ -41,6 +41,8 @@ export interface ScanContext {
   fences: readonly Fence[];
   /** Code fences and inline code: examples, not calls (only the fence detector looks inside). */
   isProtected(index: number): boolean;
+  /** The calls and failed calls of markup that makes up all of `text`, read as a reply of its own; undefined where it holds words too, or nothing. */
+  readMarkup?(text: string): Pick<Span, 'calls' | 'problems'> | undefined;
 }
 
 export type Detector = (ctx: ScanContext) => Span[];

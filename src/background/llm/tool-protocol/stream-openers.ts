@@ -54,6 +54,19 @@ interface ValueAware {
 }
 export type CloserSpec = Closer extends infer C ? (C extends Closer ? Omit<C, 'seen' | 'decided' | 'sure' | 'drop' | 'mid' | 'firm'> & { sure?: boolean; drop?: boolean; mid?: boolean; firm?: boolean } : never) : never;
 
+/**
+ * Where GPT-OSS's and Glimmer's role header ends: after `assistant` and the `<|message|>` token right after it (as the
+ * parser drops them together), or the recipient written after it (`to=functions.name`), decided once what follows shows which.
+ */
+const MESSAGE_TOKEN = '<|message|>';
+const ASSISTANT_HEADER_END = new RegExp(
+  [
+    `assistant(?:${escapeRegExp(MESSAGE_TOKEN)}|(?=[^\\s<])|${[...MESSAGE_TOKEN].slice(1).map((ch, k) => `(?=${escapeRegExp(MESSAGE_TOKEN.slice(0, k + 1))}[^${escapeRegExp(ch)}])`).join('|')})`,
+    'assistant(?=\\s+[^t\\s]|\\s+t[^o]|\\s+to[^=])',
+    'assistant\\s+to=[\\w.:-]+(?=[^\\w.:-])',
+  ].join('|'),
+);
+
 /** DeepSeek's DSML token as its tags open, its bars full-width or ASCII, single or doubled. */
 const DSML_TOKENS = ['<｜DSML｜', '<|DSML|', '<｜｜DSML｜｜', '<||DSML||'];
 
@@ -150,7 +163,9 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|START_THINKING|>', anywhere: true, match: /^<\|START_THINKING\|>/, closer: () => tag(/<\|END_THINKING\|>/) },
   { literal: '[THINK]', anywhere: true, match: /^\[THINK\]/, closer: () => tag(/\[\/THINK\]/) },
   { literal: '<|open|>think<|sep|>', anywhere: true, match: /^<\|open\|>think<\|sep\|>/, closer: () => tag(/<\|close\|>think<\|sep\|>/) },
-  { literal: '<function_call>', glued: true, match: /^<function_call>/i, closer: () => ({ kind: 'balanced' }) },
+  // Granite-20B's JSON after it, never closed; or elements up to its closing tag (BFCL's XML prompt format).
+  { literal: '<function_call>', glued: true, match: /^<function_call>\s*(?=[^\s<])/i, closer: () => ({ kind: 'balanced' }) },
+  { literal: '<function_call>', glued: true, match: /^<function_call>\s*(?=<)/i, closer: () => wrapper(/<\/function_call>/i) },
   ...['<functioncall ', '<function_call '].map((literal): Opener => ({ literal, glued: true, match: /^<function_?call[ \t]+(?=\{)/i, closer: () => wrapper(/\}[ \t]*>/) })),
   { literal: '<longcat_tool_call>', glued: true, match: /^<(?!no_|not_)[a-z][a-z0-9]{1,20}_tool_call>/i, closer: (m) => holdingValues(wrapper(/<\/[a-z][a-z0-9]{1,20}_tool_call>/i), m, /^<[a-z][a-z0-9]{1,20}_tool_call>/i) },
   // GPT-OSS (harmony): the analysis channel is reasoning, commentary to a tool a call, the final channel's marker a token.
@@ -162,7 +177,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|channel|>commentary<|message|>', anywhere: true, drop: true, preamble: true, match: /^<\|channel\|>\s*commentary\s*<\|message\|>/, closer: () => tag(/<\|message\|>/) },
   { literal: '<|channel|>commentary', glued: true, token: true, match: /^<\|channel\|>\s*commentary(?:(?=\s*[^\s<])|\s*(?!<\|message\|>)(?=\S{11}))/, closer: () => tag(/<\|call\|>/) },
   // The role header, with the recipient GPT-OSS may write after it (`to=functions.name`): waits until what follows shows which.
-  { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(/assistant(?=\S|\s+[^t\s]|\s+t[^o]|\s+to[^=])|assistant\s+to=[\w.:-]+(?=[^\w.:-])/) },
+  { literal: '<|start|>assistant', anywhere: true, drop: true, match: /^<\|start\|>assistant/, closer: () => tag(ASSISTANT_HEADER_END) },
   { literal: '<|im_start|>', anywhere: true, drop: true, match: /^<\|im_start\|>/, closer: () => tag(tokenWithOptionalTail('im_start|>', 'assistant')) },
   // Llama 3's header left before the reply, with its role or alone: the token, and the role when it follows (decided once the text parts from it).
   { literal: '<|start_header_id|>', anywhere: true, drop: true, match: /^<\|start_header_id\|>/, closer: () => tag(tokenWithOptionalTail('start_header_id|>', 'assistant<|end_header_id|>')) },
@@ -188,7 +203,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
   // The same tag in a fine-tune's special-token pipes: `<|tool_call name="bash">…</tool_call|>`.
   { literal: '<|tool_call ', glued: true, token: true, match: /^<\|tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
-  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/function_calls>/i), m, /^<function_calls>/i) },
+  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/(?:[｜|]{1,2}DSML[｜|]{1,2} ?)?function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
   { literal: '<call_record ', match: /^<call_record\s/i, closer: () => wrapper(/<\/call_record>/i) },
@@ -283,7 +298,7 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|request)["']\s*:|\[\s*\{\s*["'](name|function|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|function_name|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|request)["']\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -223,6 +223,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // InternLM's action token, then (after blanks) the kind of action.
     const actionToken = /^<\|action_start\|>\s*/.exec(text);
     if (actionToken && !at.lineQuoted && ['<|plugin|>', '<|interpreter|>'].some((t) => t.startsWith(text.slice(actionToken[0].length)))) return true;
+    // `<function_call>` until what follows it shows JSON or elements.
+    if (/^<function_call>\s*$/i.test(text)) return true;
     // Llama's `<function=name` while its name arrives, until what follows it shows a call or words.
     if (/^<function(?:=[^\s<>]{0,100}|\([\w.-]{0,100}\)?|\/[\w.-]{0,100})\s*$/i.test(text)) return true;
     // DeepSeek V4's `<tool_call ` while its first attribute's name arrives.

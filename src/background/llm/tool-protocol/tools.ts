@@ -58,7 +58,8 @@ export function createToolTable(tools: readonly ToolInput[]): ToolTable {
   }
   return {
     resolve: (raw) => {
-      const written = raw.trim();
+      // A special token the model let run into the name (`read<|message|>`, Muse Glimmer) is no part of it.
+      const written = raw.trim().replace(/(?:<\|[\w:-]{1,40}\|>)+$/, '');
       // A name written exactly as offered is that tool, even where another differs from it only by case or `-`/`_`.
       if (exact.has(written)) return written;
       const bare = written.replace(/^(functions?|tools?|default_api)[.:]/i, '');

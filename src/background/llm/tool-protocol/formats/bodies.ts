@@ -13,14 +13,14 @@ import { requiresArguments } from '../tools';
 
 /** The name a broken JSON call gives, if one can be read. */
 export function nameIn(body: string): string | undefined {
-  return /"(?:name|tool|tool_name|function)"\s*:\s*"([^"\n]{1,80})"/.exec(body)?.[1];
+  return /"(?:name|tool|tool_name|function|function_name)"\s*:\s*"([^"\n]{1,80})"/.exec(body)?.[1];
 }
 
 /** An object holding only a tool's name. */
 function nameOnly(value: Json | undefined): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);
-  return keys.length === 1 && ['name', 'tool', 'tool_name', 'function'].includes(keys[0]!) && typeof value[keys[0]!] === 'string';
+  return keys.length === 1 && ['name', 'tool', 'tool_name', 'function', 'function_name'].includes(keys[0]!) && typeof value[keys[0]!] === 'string';
 }
 
 /**
@@ -228,6 +228,9 @@ function afterInnerTag(body: string): string | undefined {
   return rest.endsWith(close) ? rest.slice(0, -close.length) : rest;
 }
 
+/** A call wrapper inside another (`<function_call>` in `<function_calls>`, `<tool_call>` in `<tool_calls>`). */
+const INNER_WRAPPER = /^<(function_call|tool_call)>/i;
+
 /** A body that is one fence, its language a word or none: ```` ```JSON⏎{…}⏎``` ````. */
 const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;
 
@@ -240,15 +243,35 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     return name && !requiresArguments(ctx.tools.schemaOf(name)) ? [named(ctx.resolve, body.trim(), {})] : [{ problem: 'cut_off', ...(name ? { name } : {}) }];
   }
   if (first === -1) return undefined;
+  // Calls each in an inner wrapper (`<function_calls><function_call>…</function_call>…</function_calls>`): each read.
+  const innerTag = INNER_WRAPPER.exec(body.slice(first, first + 16));
+  if (innerTag) {
+    const close = new RegExp(`</${innerTag[1]}>\\s*$`, 'i');
+    const parts = body.slice(first).split(new RegExp(`<${innerTag[1]}>`, 'i')).slice(1);
+    return parts.flatMap((part, k) => {
+      const partClosed = close.test(part);
+      return readBody(ctx, part.replace(close, ''), atEnd && !partClosed && k === parts.length - 1, readers, partClosed) ?? [{ problem: 'unparsable' as const }];
+    });
+  }
   // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON), or after a tag of its own
   // (`<tool_call><tool>{…}`, MiMo): its content.
   const inner = FENCED_BODY.exec(body)?.[1] ?? afterInnerTag(body);
   if (inner !== undefined) return readBody(ctx, inner, atEnd, readers, closed);
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);
-  // Qwen3.5 with `<function=` already in its prompt: the name and `>`, then the parameters.
-  const truncated = /^([A-Za-z_][\w.-]{0,99})>(?=\s*<parameter=)/.exec(body.slice(first, first + 102));
-  if (truncated) return [readers.functionCall(`<function=${body.slice(first)}`, atEnd) ?? { problem: 'unparsable', name: truncated[1] }];
+  // Qwen3.5 with `<function=` already in its prompt: the name and `>`, then the parameters; GLM-4.7 drops only the `<`.
+  const truncated = /^(?:function=)?([A-Za-z_][\w.-]{0,99})>(?=\s*<parameter=)/.exec(body.slice(first, first + 111));
+  if (truncated) return [readers.functionCall(`<function=${body.slice(first).replace(/^function=/, '')}`, atEnd) ?? { problem: 'unparsable', name: truncated[1] }];
+  // The name in a `<function>` element, then `<parameter>NAME</parameter>` and its value (Llama 3.1 given Qwen3-Coder's prompt).
+  const nameElement = /^<function>\s*([A-Za-z_][\w.-]{0,99})\s*<\/function>\s*(?=<parameter>)/.exec(body.slice(first, first + 140));
+  if (nameElement) return [readers.functionCall(`<function=${nameElement[1]}>${body.slice(first + nameElement[0].length)}`, atEnd) ?? { problem: 'unparsable', name: nameElement[1] }];
+  // An offered tool's name alone on its line, then its arguments as elements, perhaps closed by a tag of the name (GLM-4.7).
+  // (GLM's `<arg_key>` pairs are read below.)
+  const nameLine = /^([A-Za-z_][\w.-]{0,99})[ \t]*\r?\n\s*(?=<(?!(?:[a-z]{1,20}_)?(?:arg|param)_key>)[A-Za-z_])/.exec(body.slice(first, first + 120));
+  if (nameLine && ctx.resolve(nameLine[1]!)) {
+    const rest = body.slice(first + nameLine[0].length).replace(new RegExp(`</${nameLine[1]}>\\s*$`), '');
+    return [readers.namedElements(nameLine[1]!, rest, atEnd)];
+  }
   if (body.startsWith('<function=', first) || body.startsWith('<FUNCTION=', first)) {
     // Several `<function=…>` blocks may share one wrapper.
     const parts = body.split(/(?=<function=)/i).filter((p) => p.trim());

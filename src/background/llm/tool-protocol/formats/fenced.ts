@@ -194,7 +194,7 @@ function failedCallFence(lang: string, body: string, resolve: (n: string) => str
 }
 
 /** Call wrappers a model may put inside the fence of its whole reply (Qwen2: ```xml around `<function_call>`). */
-export const FENCED_WRAPPERS = ['tool_call', 'tool_calls', 'function_call', 'tools'];
+export const FENCED_WRAPPERS = ['tool_call', 'tool_calls', 'function_call', 'function_calls', 'tools'];
 
 /** A fence body that is one call wrapper: what the wrapper holds (its closing tag may be missing); else the body. */
 function unwrapped(body: string): string {
@@ -236,6 +236,12 @@ export const fenced: Detector = (ctx) => {
       continue;
     }
     const calls = callsInBody(fence.body, ctx.resolve, ctx.tools.schemaOf) ?? (fence === ctx.fences[0] && opensReply(ctx.text, start) ? callsInBody(unwrapped(fence.body), ctx.resolve, ctx.tools.schemaOf) : undefined);
+    // A fence that is the whole reply, holding call markup and nothing else (```xml around `<function_call>…`): what the markup holds.
+    const markup = calls || !opensReply(ctx.text, start) || ctx.text.slice(end).trim() ? undefined : ctx.readMarkup?.(fence.body);
+    if (markup) {
+      spans.push({ start, end, ...markup });
+      continue;
+    }
     // A list of calls the reply ended inside: the whole calls before the cut one run, the cut one is a failure.
     const whole = calls ? undefined : callsOfCutList(fence.body, ctx.resolve, ctx.tools.schemaOf);
     if (whole) {

@@ -17,7 +17,7 @@ import { requiresArguments } from '../tools';
  */
 function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?parameter>|(?=<(?:[\w-]{1,20}:)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:)?invoke>)|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
     args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
   }
@@ -87,12 +87,29 @@ function namelessParameters(inner: string, declared: Record<string, unknown>): R
   return args;
 }
 
+/** An argument element named by its attribute (`<arg name="skill" type="string">Python</arg>`, BFCL's XML prompt format). */
+const NAMED_ARGUMENT = /<(arg|argument|param|parameter)\s+name\s*=\s*["']([^"'<>]{1,100})["'][^<>]*>([\s\S]*?)<\/\1\s*>/gi;
+const NAMED_ARGUMENT_START = /^\s*<(?:arg|argument|param|parameter)\s+name\s*=/i;
+
+/** Arguments written only as elements named by their attribute, each value text the schema types; undefined otherwise. */
+function namedArgumentElements(body: string): Record<string, unknown> | undefined {
+  const args: Record<string, unknown> = {};
+  let at = 0;
+  for (const m of matchesOf(NAMED_ARGUMENT, body)) {
+    if (body.slice(at, m.index).trim()) return undefined;
+    args[m[2]!] = new XmlNode(m[3]!);
+    at = m.index + m[0].length;
+  }
+  return at && !body.slice(at).trim() ? args : undefined;
+}
+
 /**
  * MiniMax M3: one element per argument (`<city>Beijing</city>`), objects as nested elements, lists
  * as `<item>`s or as the same element written again. The elements stay markup here; the schema
  * types them (`fit.ts`). Undefined when the body is not only elements (one left open: cut off).
  */
 function elementArguments(ctx: ScanContext, body: string, toolName: string): Record<string, unknown> | undefined {
+  if (NAMED_ARGUMENT_START.test(body)) return namedArgumentElements(body);
   const name = ctx.resolve(toolName);
   const props = name ? ctx.tools.schemaOf(name)?.properties : undefined;
   const byKey = new Map(Object.keys(props ?? {}).map((k) => [k.toLowerCase(), k]));
@@ -112,7 +129,7 @@ function declaredElements(ctx: ScanContext, body: string, toolName: string): Rec
   return args && Object.keys(args).length && (!props || Object.keys(args).every((k) => Object.hasOwn(props, k))) ? args : undefined;
 }
 
-const PARAMETER_TAG = /<(?:[\w-]{1,20}:)?parameter[\s=]/i;
+const PARAMETER_TAG = /<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=]/i;
 
 /** An invoke whose body is one JSON object instead of parameter elements (DeepSeek V3.2 writes both): its arguments. */
 function jsonBody(body: string): Record<string, unknown> | undefined {
@@ -124,7 +141,7 @@ function jsonBody(body: string): Record<string, unknown> | undefined {
 
 export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?(?:invoke|call_record)>|$)/gi, body)) {
     const open = atEnd && !m[3];
     const json = m[3] ? jsonBody(m[2]!) : undefined;
     if (json) {
@@ -200,6 +217,8 @@ interface Wrapper {
   endsWithReasoning?: boolean;
   /** A tag no template names (`unnamedWrapped`): a wrapper only around calls, on lines of its own. */
   unnamed?: boolean;
+  /** Left open, JSON ends the call, as for wrappers that have no closing marker (Granite-20B's `<function_call>`). */
+  jsonEnds?: boolean;
 }
 
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
@@ -210,10 +229,12 @@ const WRAPPERS: readonly Wrapper[] = [
   // LongCat: `<longcat_tool_call>`; Granite-20B-FunctionCalling: `<function_call>` before each JSON call, never closed.
   // (`<no_tool_call>`, a model saying it calls nothing, is no wrapper.)
   { open: /<(?!no_|not_)[a-z][a-z0-9]{1,20}_tool_call>/gi, close: /<\/[a-z][a-z0-9]{1,20}_tool_call>/gi, glue: 'tail' },
-  { open: /<function_call>/gi, glue: 'tail' },
+  // Closed (`<function_call><name>…</name><arguments>…</arguments></function_call>`, BFCL's XML prompt format), it runs to its closing tag.
+  { open: /<function_call>/gi, close: /<\/function_call>/gi, glue: 'tail', jsonEnds: true },
   // Home Assistant's local-conversation prompt: the JSON inside the tag itself, `<functioncall {…}>`.
   { open: /<function_?call[ \t]+(?=\{)/gi, close: /(?<=\})[ \t]*>/g, glue: 'tail' },
-  { open: /<function_calls>/gi, close: /<\/function_calls>/gi, glue: 'tail' },
+  // Its closing tag may carry DeepSeek V3.2's DSML token where the opening lost it (V3.2 on Ollama), as its invokes' and parameters' may.
+  { open: /<function_calls>/gi, close: /<\/(?:[｜|]{1,2}DSML[｜|]{1,2} ?)?function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
   // xLAM-style fine-tunes (Hugging Face's cookbook): `<calls>` holding one call object per line.
   { open: /<calls>/gi, close: /<\/calls>/gi, glue: 'tail' },
@@ -342,7 +363,7 @@ function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecAr
       continue;
     }
     // Without a closing marker, JSON ends the call (Granite, Phi-4: prose may follow on the next line).
-    const jsonEnd = !closed && w.close === undefined ? jsonEndIn(body) : -1;
+    const jsonEnd = !closed && (w.close === undefined || w.jsonEnds) ? jsonEndIn(body) : -1;
     // GLM's argument tokens make `<tool_call>` a special-token pair too.
     const anywhere = closed && (w.pairAnywhere || isBlock(body) || SPECIAL_ARGUMENT_TOKEN.test(body));
     // Closed and starting its line, any wrapper may have words after it, as a special token may (Qwen2.5-Coder's `<tools>…</tools> Done.`).
