@@ -101,6 +101,10 @@ const WHOLE_REPLY_ONLY = new Set([
   // A tool's name in bold on its line before its arguments, and a call in inline code: whole replies only, as Functionary's recipient.
   'round31: deepseek-r1-distill-llama70b-groq-bold-tool-name-then-bare-json-args-confirmation',
   'round31: metagpt-openai-pythonic-call-in-backticks-text-to-image',
+  // A tool's name on its line before its arguments (Functionary's recipient form), and an xml fence of call markup.
+  'round32: glm-4-9b-0414-mlx-markerless-name-newline-json',
+  'round32: gpt-4o-mini-bfcl-xml-function_calls-in-xml-fence-two-calls',
+  'round32: gpt-4o-mini-bfcl-typed-xml-in-fence-array-args',
 ]);
 
 describe('a line of prose before the call', () => {
@@ -141,6 +145,9 @@ const ROLE_HEADED = new Set([
   'round30: mistralrs-atem-invoke-multiline-string-int-bool-params',
   'round30: mistralrs-atem-numeric-looking-string-param',
   'round30: mistralrs-atem-reasoning-call-then-final-content',
+  // Ollama's Glimmer tests, which open with the same header.
+  'round32: muse-glimmer-shape_atem-invoke_stray-message-token-in-invoke-name',
+  'round32: muse-glimmer-shape_self-reasoning-then-atem-call-missing-recipient',
 ]);
 
 describe('reasoning before the reply', () => {
