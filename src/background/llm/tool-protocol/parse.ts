@@ -60,13 +60,17 @@ function countedOnce(spans: Span[]): Span[] {
   return out;
 }
 
+/** Inline code: as in CommonMark, it may run over lines, but not across a blank line (a paragraph's end). */
+const INLINE_CODE = /`(?:[^`\n]|\n(?![ \t\r]*(?:\n|$)))+`/g;
+
 /** Fences, and inline code outside them; sorted and disjoint. */
 function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number, number][] {
   const spans: [number, number][] = [];
   let f = 0;
-  for (const m of matchesOf(/`[^`\n]+`/g, text)) {
+  for (const m of matchesOf(INLINE_CODE, text)) {
     while (f < fences.length && fences[f]!.end <= m.index) spans.push([fences[f]!.open, fences[f++]!.end]);
-    if (f < fences.length && m.index >= fences[f]!.open) continue;
+    // Backticks that would pair across a fence's opening are not code: the fence is.
+    if (f < fences.length && m.index + m[0].length > fences[f]!.open) continue;
     spans.push([m.index, m.index + m[0].length]);
   }
   while (f < fences.length) spans.push([fences[f]!.open, fences[f++]!.end]);

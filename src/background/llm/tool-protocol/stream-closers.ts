@@ -125,6 +125,18 @@ export function feedCloser(c: Closer, text: string): number {
       for (let j = Math.max(0, c.length - offset); j < text.length; j++) if (!/\s/.test(text[j]!)) return decide(NOT_MARKUP);
       return OPEN;
     }
+    case 'uncoded': {
+      // A backtick closes the inline code around the calls, as the parser pairs it; a blank line ends the paragraph first.
+      for (let j = Math.max(0, c.length - offset); j < text.length; j++) {
+        const ch = text[j]!;
+        if (ch === '`') return decide(NOT_MARKUP);
+        if (ch === '\n') {
+          if (c.blank) return decide(c.length);
+          c.blank = true;
+        } else if (ch !== ' ' && ch !== '\t' && ch !== '\r') c.blank = false;
+      }
+      return OPEN;
+    }
   }
 }
 
@@ -197,6 +209,7 @@ export function shownUnclosed(closer: Closer, held: string, holdsCalls: (stretch
     case 'balanced':
     case 'fence':
     case 'trailing':
+    case 'uncoded':
       return !holdsCalls(held);
     case 'end':
       return closer.verify === true && !holdsCalls(held, closer.mid);

@@ -122,7 +122,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         const end = final ? finalCloserEnd(closer, held) : closer.decided;
         if (end === NOT_MARKUP) {
           out += release();
-          if (closer.kind === 'trailing') {
+          if (closer.kind === 'trailing' || closer.kind === 'uncoded') {
             // A call-shaped value followed by more prose: shown whole, as the parser leaves it.
             out += show(held.slice(0, closer.length));
             held = held.slice(closer.length);
@@ -146,7 +146,12 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             closer = open({ kind: 'trailing', length: end });
             continue;
           }
-          const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing';
+          const exampleCandidate = !closer.drop && !(closer.kind === 'tag' && REASONING.test(stretch)) && closer.kind !== 'trailing' && closer.kind !== 'uncoded';
+          if (exampleCandidate && shown.codeOpenFromEarlierLine() && holdsCalls(stretch, closer.mid)) {
+            // Inline code opened on an earlier line: the calls are an example if a backtick closes it before the paragraph ends.
+            closer = open({ kind: 'uncoded', length: end, mid: closer.mid, sure: closer.sure, firm: closer.firm });
+            continue;
+          }
           if (exampleCandidate && shown.content && pending === '' && presentsExample(shown.recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
             // After prose that presents an example, markup is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });

@@ -35,6 +35,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }
+  /** Calls after inline code opened on an earlier line: an example if a backtick follows before a blank line, else calls. `blank`: the line so far is blank. */
+  | { kind: 'uncoded'; length: number; blank?: boolean }
   /** Llama's `<|python_tag|>`: JSON calls then prose end at their last brace; anything else runs to the end (`whole`), as `end`. */
   | { kind: 'json-run'; run: JsonRunScan; whole?: boolean }
 );

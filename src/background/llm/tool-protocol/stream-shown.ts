@@ -30,10 +30,25 @@ export class ShownText {
   private ticks = 0;
   /** The backtick run the line ends with. */
   private run = 0;
+  /** Inline code opened on an earlier line of this paragraph is still open (it may run over lines, not past a blank one). */
+  private carried = 0;
 
-  /** Inside a fence or inline code: markup there is an example, never hidden. */
+  private lineTicks(): number {
+    return this.ticks + (this.run < 3 ? this.run : 0);
+  }
+
+  /** Inside a fence, or inside inline code opened on this line: markup there is an example, never hidden. */
   insideCode(): boolean {
-    return this.inFence || (this.ticks + (this.run < 3 ? this.run : 0)) % 2 === 1;
+    const line = this.lineTicks();
+    return this.inFence || ((this.carried + line) % 2 === 1 && line > this.carried);
+  }
+
+  /**
+   * Inline code opened on an earlier line is still open: markup here is an example if a backtick closes the code before
+   * the paragraph ends, which only what follows tells.
+   */
+  codeOpenFromEarlierLine(): boolean {
+    return !this.inFence && this.carried === 1 && this.lineTicks() === 0;
   }
 
   /** Records `text` as shown; `callsWaiting`: finished calls wait for their line's end (a `>` then is no quote). */
@@ -44,8 +59,11 @@ export class ShownText {
     for (const ch of text) {
       this.total++;
       if (ch === '\n') {
+        // A blank line ends the paragraph and any inline code in it; so does a fence's line.
+        this.carried = this.lineBlank || this.inFence ? 0 : (this.carried + this.lineTicks()) % 2;
         if (this.lineHead === '```' || this.lineHead === '~~~') {
           this.inFence = !this.inFence;
+          this.carried = 0;
           if (!this.inFence) this.fenceEnd = this.total;
         }
         this.lineHead = '';
@@ -96,5 +114,6 @@ export class ShownText {
     this.lineHead = '';
     this.ticks = 0;
     this.run = 0;
+    this.carried = 0;
   }
 }
