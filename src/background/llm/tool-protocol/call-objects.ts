@@ -243,8 +243,12 @@ function pairCalls(items: readonly Json[], resolve: NameResolver): ParsedCall[] 
 export function attemptsFromJson(value: Json | undefined, resolve: NameResolver, schemaOf?: SchemaOf): Attempt[] | undefined {
   if (value === undefined) return undefined;
   if (isRecord(value) && Array.isArray(value.tool_calls)) return attemptsFromJson(value.tool_calls, resolve, schemaOf);
-  // `{"calls": [...]}` as its only key: a structured-output contract's list of calls (phi-4, Granite 4, Ministral, Reka).
-  if (isRecord(value) && Array.isArray(value.calls) && Object.keys(value).length === 1) return attemptsFromJson(value.calls, resolve, schemaOf);
+  // `{"calls": [...]}` or `{"function_calls": [...]}` as its only key: a structured-output contract's list of calls (phi-4,
+  // Granite 4, Ministral, Reka), or Granite 3's on watsonx.
+  for (const key of ['calls', 'function_calls']) {
+    const list = isRecord(value) && Object.keys(value).length === 1 ? value[key] : undefined;
+    if (Array.isArray(list)) return attemptsFromJson(list, resolve, schemaOf);
+  }
   const items = Array.isArray(value) ? value : [value];
   if (!items.length) return undefined;
   const pairs = pairCalls(items, resolve);

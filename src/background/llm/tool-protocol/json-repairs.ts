@@ -36,12 +36,54 @@ function validEscape(text: string, at: number): boolean {
 /** A call's name key and its colon, before a value. */
 const NAME_KEY_BEFORE = /["'](?:name|tool|tool_name|function)["']\s*:$/;
 
+/**
+ * Where a JSON object written inside single quotes ends (Glaive's `"arguments": '{…}'`): just after the `}` that closes
+ * the object at `open`, where a `'` follows it; -1 where it does not. Double-quoted strings inside are passed over, so an
+ * apostrophe in one (`"Doctor's"`) does not end the quotes.
+ */
+function quotedObjectEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return text[i + 1] === "'" ? i + 1 : -1;
+  }
+  return -1;
+}
+
+/** What may follow a string's closing quote, after blanks. */
+const AFTER_STRING = /[\s,:}\]]/;
+
+/**
+ * At a `'` opening a JSON object in single quotes whose first `'` after it cannot end a string (an apostrophe inside, as
+ * `'{"text": "Doctor's"}'`): the index of the `'` that ends it, after the object's closing `}`. -1 where there is none,
+ * `undefined` where the quotes need no such reading.
+ */
+export function quotedObjectClose(text: string, at: number): number | undefined {
+  if (text[at] !== "'" || text[at + 1] !== '{') return undefined;
+  const naive = text.indexOf("'", at + 1);
+  if (naive === -1 || AFTER_STRING.test(text[naive + 1] ?? ' ')) return undefined;
+  return quotedObjectEnd(text, at + 1);
+}
+
 /** Python-ish or sloppy JSON made strict: single-quoted strings, bare keys and names, True/None, trailing commas. */
 export function strictify(text: string): string {
   let out = '';
   let i = 0;
+  /** A quoted object was looked for and not found: not again, so the repair stays one pass. */
+  let quotedObjectsTried = false;
   while (i < text.length) {
     const ch = text[i]!;
+    // An apostrophe inside would end the quotes too early where the object's JSON shows where they end.
+    const quotedEnd: number | undefined = quotedObjectsTried ? undefined : quotedObjectClose(text, i);
+    if (quotedEnd !== undefined && quotedEnd !== -1) {
+      out += JSON.stringify(text.slice(i + 1, quotedEnd));
+      i = quotedEnd + 1;
+      continue;
+    }
+    quotedObjectsTried ||= quotedEnd === -1;
     if (ch === '"' || ch === "'") {
       // A backslash JSON cannot escape with (a Windows path's `C:\Users`) is the backslash itself: the only reading. A string
       // holding one was written with its backslashes unescaped, so they all are (`C:\Users\me\test.txt`, not a tab).

@@ -20,7 +20,7 @@ import { fenced, findFences, presentsExample } from './formats/fenced';
 import { gemma } from './formats/gemma';
 import { hunyuan } from './formats/hunyuan';
 import { plamo, solarOpen } from './formats/token-calls';
-import { kimiHeadless, kimiXtml } from './formats/kimi';
+import { kimiBare, kimiHeadless, kimiXtml } from './formats/kimi';
 import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
@@ -34,14 +34,14 @@ import type { CallFailure } from './failures';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
 import { reasoningSpans, withoutDrafts } from './reasoning';
-import { matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { LEFTOVER_CLOSER, matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { withArgumentsFitted, withPositionalNamed } from './call-objects';
 import { createToolTable, type ToolInput } from './tools';
 
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, kimiBare, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
 
 /** Detectors whose every form holds a tag (`<…>`): a reply without a `<` is not scanned by them. */
 const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, solarOpen, plamo, internlmInterpreter, toolCallNamed, invoke, functionNamed, cwmTool, xmlTags, unnamedWrapped, elementCalls]);
@@ -198,8 +198,12 @@ const END_OF_SEQUENCE = /\s*<\/s>\s*$|[ \t]*<\/s>/y;
  * or ending the reply after it (ERNIE 4.5): the token belongs to the call. Elsewhere `</s>` may be the user's strikethrough, so it stays.
  */
 function withEndOfSequence(text: string, span: Span): Span {
-  END_OF_SEQUENCE.lastIndex = span.end;
-  return END_OF_SEQUENCE.test(text) ? { ...span, end: END_OF_SEQUENCE.lastIndex } : span;
+  let end = span.end;
+  // Wrappers' closing tags written again after the call, closing nothing, go with it.
+  for (LEFTOVER_CLOSER.lastIndex = end; LEFTOVER_CLOSER.test(text); LEFTOVER_CLOSER.lastIndex = end) end = LEFTOVER_CLOSER.lastIndex;
+  END_OF_SEQUENCE.lastIndex = end;
+  if (END_OF_SEQUENCE.test(text)) end = END_OF_SEQUENCE.lastIndex;
+  return end === span.end ? span : { ...span, end };
 }
 
 /** Template tokens that are never prose: end-of-turn markers. */
@@ -300,7 +304,7 @@ function failureOf(problem: Problem, raw: string): CallFailure {
  * The text with the reasoning it opens with (blocks with nothing but blanks before and between them) turned into blanks,
  * line breaks kept; unchanged where that reasoning holds a call (a `<tool_call>` block on its own line in it).
  */
-function withLeadingReasoningBlanked(text: string, reasoning: readonly [number, number][], carved: readonly [number, number][]): string {
+function withLeadingReasoningBlanked(text: string, reasoning: readonly [number, number][], carved: readonly [number, number][]): { scanned: string; answerTag?: Span } {
   let end = 0;
   let at = 0;
   for (const [start, stop] of reasoning) {
@@ -308,9 +312,15 @@ function withLeadingReasoningBlanked(text: string, reasoning: readonly [number, 
     if (at !== start) break;
     end = at = stop;
   }
-  if (end === 0 || carved.some(([start]) => start < end)) return text;
-  return text.slice(0, end).replace(/[^\n]/g, ' ') + text.slice(end);
+  if (end === 0 || carved.some(([start]) => start < end)) return { scanned: text };
+  // Hunyuan opens what the user sees with `<answer>` after its reasoning (and closes it with `</answer>`, turn-end.ts).
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  const answerTag = text.startsWith(ANSWER_OPEN, at) ? { start: at, end: at + ANSWER_OPEN.length, calls: [] } : undefined;
+  const blankTo = answerTag?.end ?? end;
+  return { scanned: text.slice(0, blankTo).replace(/[^\n]/g, ' ') + text.slice(blankTo), ...(answerTag ? { answerTag } : {}) };
 }
+
+const ANSWER_OPEN = '<answer>';
 
 /**
  * The calls in a reply. `tools` are the offered tools: names, or names with the JSON Schema of
@@ -359,7 +369,7 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   const reasoning = new Regions(reasoningList);
   // The detectors read the reply with the reasoning it opens with blanked: what follows it starts the reply, as the user
   // sees it and the stream filter reads it (a bare call, a call fence or a tool's name line opening the reply).
-  const scanned = withLeadingReasoningBlanked(text, reasoningList, carved);
+  const { scanned, answerTag } = withLeadingReasoningBlanked(text, reasoningList, carved);
   let claimed: Span[] = [];
   // What earlier detectors claimed, rebuilt only when one adds to it (most find nothing in a reply).
   let taken = new Regions();
@@ -389,7 +399,7 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   const { calls: found, drafts } = withoutDrafts(countedOnce(standing(text, claimed, reasoning).map((span) => withEndOfSequence(text, span))), carved);
   const calls = found.map((span) => withArgumentsFitted(withPositionalNamed(span, table.schemaOf), table.schemaOf));
   // Template tokens left in the text go too, except in code, where they are what the user wrote about.
-  const tokens: Span[] = [];
+  const tokens: Span[] = answerTag ? [answerTag] : [];
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
   const callEnds = new Set(calls.map((s) => s.end));
   for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });

@@ -55,6 +55,13 @@ export type SchemaOf = ToolTable['schemaOf'];
  * opening the server stripped (a bare call, `<function=…>`; Gemma 4's `<tool_call|>`), an empty special token (`<|>`, Letta's local models),
  * or closing brackets written once too often at the end of the call's line (`{…}}}`).
  */
+/**
+ * A wrapper's closing tag written again on the lines after a call, closing nothing (`</tool_call>` twice, a `</tools>` copied
+ * from the prompt: StableLM 2 fine-tunes): it belongs to the call. It must end its line.
+ */
+export const LEFTOVER_CLOSERS = ['</tool_call>', '</tool_calls>', '</tools>', '</function_call>', '</function_calls>'];
+export const LEFTOVER_CLOSER = new RegExp(`\\s*(?:${LEFTOVER_CLOSERS.join('|')})(?=[ \\t]*(?:\\r?\\n|$))`, 'iy');
+
 export const STRAY_CLOSER = /^\s*(?:<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>|<\|>|<tool_call\|>)|^[ \t]*[}\]]{1,3}(?=[ \t]*(?:\r?\n|$))/i;
 
 /** A call, or why the markup gave none. */

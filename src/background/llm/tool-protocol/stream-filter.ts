@@ -12,7 +12,7 @@
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { STRAY_CLOSER } from './scan';
+import { LEFTOVER_CLOSER, LEFTOVER_CLOSERS, STRAY_CLOSER } from './scan';
 import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
 import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
@@ -34,6 +34,12 @@ export interface ToolMarkupFilter {
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
+
+/** Whether held text after a hidden call may still become a wrapper's closing tag written again (LEFTOVER_CLOSER) and its line's end. */
+function mayBeLeftoverCloser(held: string): boolean {
+  const rest = held.trimStart().toLowerCase();
+  return rest.length < 32 && LEFTOVER_CLOSERS.some((c) => c.startsWith(rest) || (rest.startsWith(c) && /^[ \t]*$/.test(rest.slice(c.length))));
+}
 
 export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
   const recognise = createRecogniser(tools);
@@ -213,13 +219,21 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // The end-of-sequence token right after a hidden call belongs to it, as in the parser.
       if (endOfSequenceDue) {
+        // So do wrappers' closing tags written again after it, each ending its line.
+        LEFTOVER_CLOSER.lastIndex = 0;
+        const leftover = LEFTOVER_CLOSER.exec(held);
+        const after = leftover ? held.slice(leftover[0].length) : '';
+        if (leftover && (/^[ \t]*\r?\n/.test(after) || (final && !after.trim()))) {
+          held = after;
+          continue;
+        }
         const eos = /^[ \t]*<\/s>/.exec(held) ?? (final ? /^\s*<\/s>\s*$/.exec(held) : null);
         if (eos) {
           held = held.slice(eos[0].length);
           endOfSequenceDue = false;
           continue;
         }
-        if (!final && /^\s*(?:<(?:\/(?:s(?:>\s*)?)?)?)?$/.test(held)) return out;
+        if (!final && (/^\s*(?:<(?:\/(?:s(?:>\s*)?)?)?)?$/.test(held) || mayBeLeftoverCloser(held))) return out;
         endOfSequenceDue = false;
       }
       // The end-of-sequence token ending the reply after the model's words goes, as in the parser.

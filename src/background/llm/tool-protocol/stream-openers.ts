@@ -200,7 +200,7 @@ export const FIXED_OPENERS: Opener[] = [
   // Its broken kin with the name in brackets or after a slash (`<function(name){…}`, `<function/name {…}`): hidden if the parser reads a call.
   { literal: '<function(', glued: true, match: /^<function(?:\([\w.-]{1,100}\)|\/[\w.-]{1,100})(?=\s*[[{])/i, closer: () => wrapper(/<\/function>/i) },
   // MiniCPM5's `<function name="…">` and DeepSeek V4's `<tool_call id="…" name="…">`: the tool named in an attribute.
-  { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: () => wrapper(/<\/function>/i) },
+  { literal: '<function name=', glued: true, match: /^<function\s+name\s*=/i, closer: (m) => holdingValues(wrapper(/<\/function>/i), m, /^<function\s+name\s*=/i) },
   // DeepSeek V4's `<tool_call id="…" name="…">`: an attribute must follow, else it is words after a tag's name.
   { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
   // The same tag in a fine-tune's special-token pipes: `<|tool_call name="bash">…</tool_call|>`.
@@ -300,7 +300,7 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'](name|function|function_name|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|request)["']\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'](name|function|function_name|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request)["']\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;
@@ -360,7 +360,7 @@ function isWordCode(code: number): boolean {
  * (Phi-4's `functools[`).
  */
 export function nextCandidate(held: string, recent: string): number {
-  const punctuation = held.search(/[<[{`~>✿]/);
+  const punctuation = held.search(/[<[{`~>✿$]/);
   if (punctuation === 0) return 0;
   const wordStart = GLUED_WORD_START.test(held[0]!) && (recent === '' || /\s$/.test(recent));
   const word = wordStart ? 0 : firstOf(held.search(GLUED_WORD_AFTER_BLANK), strippedHarmonyAt(held));

@@ -45,6 +45,11 @@ export interface Recogniser {
 /** GPT-OSS's stripped header (formats/special-tokens.ts) still arriving: the recipient's name, the constraint and tokens left. */
 const STRIPPED_HARMONY_PARTIAL = /^(?:assistant)?(?:commentary|analysis)[ \t]+to=functions\.[\w.:-]{0,100}[ \t<|>a-z]{0,40}$/;
 
+/** Gemma 4's call body without its wrapper or `call:` (formats/gemma.ts): a name, `{`, and its string token soon after. */
+const HEADLESS_GEMMA = /^[A-Za-z_][\w.-]{0,99}\{[^\n]{0,100}?<\|"\|>/;
+/** What may still become it: a name, then perhaps `{` and the start of the body. */
+const HEADLESS_GEMMA_START = /^[A-Za-z_][\w.-]{0,99}(?:\{[^\n]{0,104})?$/;
+
 /** ReAct's action line, complete (formats/react.ts). */
 const REACT_ACTION = new RegExp(`^${ACTION_LINE.source}`);
 
@@ -150,6 +155,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const recipientContent = new RegExp(`^(${namePattern})[ \\t]*\\n?[ \\t]*<\\|content\\|>`, 'i');
   /** Kimi K2's call line without its opening tokens: `name:0<|tool_call_argument_begin|>` (formats/kimi.ts). */
   const kimiHeadless = new RegExp(`^[ \\t]*(?:functions\\.)?(${namePattern}):\\d{1,4}[ \\t]*<\\|tool_call_argument_begin\\|>`, 'i');
+  /** Kimi K2's call with every token stripped: `functions.name:0{` (formats/kimi.ts), glued to the words before it. */
+  const kimiBare = new RegExp(`^functions\\.(?:${namePattern}):\\d{1,4}[ \\t]*\\{`, 'i');
   const kimiPrefix = (rest: string) => {
     const id = /^:\d{0,4}[ \t]*/.exec(rest);
     return id !== null && (id[0].length === rest.length || (/\d/.test(id[0]) && '<|tool_call_argument_begin|>'.startsWith(rest.slice(id[0].length))));
@@ -210,6 +217,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // Glimmer's header at the reply's start, until its `<|message|>` shows it.
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
+    if (!at.shownContent && at.hidReasoning && '<answer>'.startsWith(text)) return true;
+    // Gemma 4's call body opening the reply without its wrapper or `call:`, while its string token may still come.
+    if (!at.shownContent && at.lineStart && !at.lineQuoted && text.length < 220 && HEADLESS_GEMMA_START.test(text) && !text.includes('<|"|>')) return true;
     // Qwen-Agent's call head, until its `✿ARGS✿` marker.
     if (!at.lineQuoted && text.length < 160 && QWEN_AGENT_HEAD.test(text)) return true;
     if (lineStart && !at.lineQuoted && text.length < 160 && QWEN_AGENT_BRACKETED_HEAD.test(text)) return true;
@@ -232,10 +242,15 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
     if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
     if (!at.lineQuoted && (text[0] === '{' || text[0] === '[') && text.length < 40 && JSON_CALL_START.test(text)) return true;
+    // `$` then a call's JSON on a line of its own (LangChain's `$JSON_BLOB` copied), while the JSON may still begin.
+    if (lineStart && !at.lineQuoted && text[0] === '$' && text.length < 41 && (text.length === 1 || (text[1] === '{' && JSON_CALL_START.test(text.slice(1))))) return true;
     // A label opening the reply, then what may still become a call of an offered tool, in a list or not.
     if (!lineStart && afterCallLabel(at) && text.length < 60 && names.some((n) => n.startsWith(lower.replace(/^\[\s*/, '').split('(')[0]!))) return !lower.includes('(') || pythonStart.test(text);
     // GLM-4's name glued to the sentence before it, while it may still be an offered tool's with its arguments' line to come.
     if (!lineStart && !at.lineQuoted && SENTENCE_END.test(at.recent) && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length))))) return true;
+    // Kimi K2's call with every token stripped, while it arrives: `functions.`, an offered tool's name, its index.
+    const k2 = /^functions\.([\w.-]*)(:\d{0,4}[ \t]*)?$/.exec(lower);
+    if (!at.lineQuoted && text.length < 130 && ('functions.'.startsWith(lower) || (k2 && names.some((n) => (k2[2] === undefined ? n.startsWith(k2[1]!) : n === k2[1]))))) return true;
     if (!lineStart || at.lineQuoted) return false;
     // A call in bold or as a heading opening the reply (`**name(…)**`, `## name(…)`), while its name may still be an offered tool's.
     const decorated = /^(?:(?:\*\*|__)(?:\[[ \t]*)?|#{1,6}[ \t]+)([\w.-]*)$/.exec(lower) ?? (/^(?:\*\*?|_|#{1,6})$/.test(lower) ? [lower, ''] : null);
@@ -287,6 +302,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (action) {
       const fence = action[0].length === text.length ? 'partial' : fenceOpening(text.slice(action[0].length));
       if (fence === 'partial' || (fence && CALL_FENCE_LANGS.test(fence.lang))) return true;
+      // Or a call's JSON on the lines after it, while it may still begin.
+      const json = text.slice(action[0].length).trimStart();
+      if (json.length < 40 && (json === '' || (json[0] === '{' && JSON_CALL_START.test(json)))) return true;
     } else if (/^a(c(t(i(o(n(:[^\n]{0,120})?)?)?)?)?)?$/.test(lower)) return true;
     if (lineStart && names.some((n) => (lower.startsWith(n) && kimiPrefix(lower.slice(n.length))) || (lower.startsWith(`functions.${n}`) && kimiPrefix(lower.slice(n.length + 10))))) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
@@ -307,6 +325,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // `{"name"` or a Python dict's `{'name'`.
     if (ch === '{') return !/[\s"']/.test(next);
     if (ch === '>') return next !== '>';
+    // `$` before a call's JSON, copied from LangChain's `$JSON_BLOB`.
+    if (ch === '$') return next !== '{';
     return false;
   };
 
@@ -318,6 +338,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (startsFence(held)) return lineStart && !at.lineQuoted ? fenceOpener(held, at) : undefined;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.recipient?.startsWith('functions.') || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
+    // Gemma 4's call body opening the reply without its wrapper or `call:`: a call (or an unknown tool's) if the parser reads one.
+    if (!at.shownContent && lineStart && !at.lineQuoted && HEADLESS_GEMMA.test(held)) return { kind: 'end', verify: true };
+    // Hunyuan's `<answer>` opening what the user sees, after the reasoning that opens the reply: a template token.
+    if (!at.shownContent && at.hidReasoning && held.startsWith('<answer>')) return { ...tag(/>/), drop: true };
     // Glimmer: after its header, a message to `self` is reasoning up to its end; to anyone else, the message token goes.
     if (held.startsWith('<|message|>') && at.recipient !== undefined) return at.recipient === 'self' ? tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) : { ...tag(/>/), drop: true };
     // After a recipient, a commentary message carries that recipient's call, whatever follows its header.
@@ -331,6 +355,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       const gluedToWord = !lineStart && o.glued === true && /\S$/.test(at.recent);
       return { ...o.closer(m), ...(o.sure || (o.token && lineStart) || gluedToWord ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
+    if (!at.lineQuoted && kimiBare.test(held)) return { kind: 'balanced', brace: true, ...(lineStart ? {} : { mid: true }) };
     // A JSON call after the model's words on its line is a call only as the end of the reply, as in the parser: wait and see.
     if (!lineStart && !at.lineQuoted && JSON_CALL.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
     // Python calls after a label opening the reply (`tools call: [f(…)]`) are calls if they end the reply: wait and see.
@@ -350,6 +375,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const unnamed = /^<([a-z][\w-]{0,40})>/i.exec(held);
     if (unnamed && CALL_TAG_NAME.test(unnamed[1]!)) return wrapper(new RegExp(`</${escapeRegExp(unnamed[1]!)}\\s*>`, 'i'), unnamed[0].length);
     if (toolKeyedJson.test(held)) return { kind: 'balanced', plain: true };
+    if (held[0] === '$' && JSON_CALL.test(held.slice(1))) return { kind: 'balanced', plain: true };
     // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };
@@ -374,6 +400,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
     // The turn ends at the action, so it runs to the end of the reply: hidden if the parser reads a call in it.
     if (actionFence && actionFence !== 'partial' && CALL_FENCE_LANGS.test(actionFence.lang)) return { kind: 'end', verify: true };
+    // Or before a call's JSON on the lines after it (formats/bare.ts).
+    if (action?.[0].endsWith('\n') && JSON_CALL.test(held.slice(action[0].length).trimStart())) return { kind: 'end', verify: true };
     // `name{…}</function>`: a call whose opening tag was lost; only its closing tag shows it is one.
     if (bareFunction.test(held)) return wrapper(/\}\s*<\/function>/i);
     return fenceOpener(held, at);

@@ -12,9 +12,10 @@ const DEEPSEEK_END = /<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>$/;
 const EOS = '</s>';
 /**
  * Tokens that end a reply only where nothing follows them: FunctionGemma's tool-response opener, its stop after a call
- * (with words after it, it opens a response the model invented, which is hidden as reasoning).
+ * (with words after it, it opens a response the model invented, which is hidden as reasoning); Hunyuan's `</answer>`,
+ * closing what the user sees.
  */
-const ENDING_ONLY = ['<start_function_response>'];
+const ENDING_ONLY = ['<start_function_response>', '</answer>'];
 const TOKENS = [...TURN_END_TOKENS, ...ENDING_ONLY];
 
 /** `</s>` ending at `end` with no `<s>` before it on its line: an end of sequence. */

@@ -15,6 +15,8 @@ const PARAMETER_OPEN = '<parameter=';
 const PARAMETER_CLOSE = '</parameter>';
 /** Gemma 4's string delimiter, the same token opening and closing. */
 const GEMMA_QUOTE = '<|"|>';
+const CDATA_OPEN = '<![CDATA[';
+const CDATA_CLOSE = ']]>';
 const LONGEST_TOKEN = KIMI_ARGUMENTS.length;
 
 /** The rule the parser's `unfinished(body)` (formats/tagged.ts) applies, read as the body arrives. */
@@ -27,6 +29,8 @@ export class OpenValueScan {
   private parameterTag = false;
   private parameterOpen = false;
   private gemmaStringOpen = false;
+  /** Inside a CDATA section (MiniCPM5's values), which may hold any closing tag. */
+  private cdataOpen = false;
   /** The last few characters, to see the tokens above arrive in any chunking. */
   private recent = '';
   private scanned: number;
@@ -44,11 +48,19 @@ export class OpenValueScan {
 
   /** Whether the body read so far stops inside a value. */
   get insideValue(): boolean {
-    return this.phase === 'json' || this.glmValueOpen || this.parameterOpen || this.gemmaStringOpen;
+    return this.phase === 'json' || this.glmValueOpen || this.parameterOpen || this.gemmaStringOpen || this.cdataOpen;
   }
 
   private step(ch: string, at: number): void {
     this.recent = (this.recent + ch).slice(-LONGEST_TOKEN);
+    if (this.cdataOpen) {
+      if (ch === '>' && this.recent.endsWith(CDATA_CLOSE)) this.cdataOpen = false;
+      return;
+    }
+    if (ch === '[' && this.recent.endsWith(CDATA_OPEN)) {
+      this.cdataOpen = true;
+      return;
+    }
     if (ch === '>') {
       if (this.recent.endsWith(KIMI_ARGUMENTS)) {
         // The arguments' JSON starts after Kimi's token: the value to watch is that one.

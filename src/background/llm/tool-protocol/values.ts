@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted, withTuplesAsLists } from './json-repairs';
+import { closeOpen, escapeStrayQuotes, quotedObjectClose, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted, withTuplesAsLists } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -62,6 +62,8 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
   const stack: { object: boolean; next: 'key' | 'colon' | 'value' | 'after' }[] = [];
   let quote = '';
   let bare = false; // the text ends in a number or literal
+  /** A single-quoted object was looked for and not found: not again (one pass). */
+  let quotedObjectsTried = false;
   const settle = (next: 'colon' | 'after') => {
     const top = stack.at(-1);
     if (top) top.next = top.next === 'key' ? 'colon' : next;
@@ -85,7 +87,13 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
     if (bare) settle('after');
     bare = false;
     const top = stack.at(-1);
-    if (ch === '"' || ch === "'") quote = ch;
+    // Glaive's arguments, a JSON object in single quotes with an apostrophe inside: one string, as `strictify` reads it.
+    const quotedEnd: number | undefined = ch === "'" && !quotedObjectsTried ? quotedObjectClose(text, i) : undefined;
+    quotedObjectsTried ||= quotedEnd === -1;
+    if (quotedEnd !== undefined && quotedEnd !== -1) {
+      i = quotedEnd;
+      settle('after');
+    } else if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '{') stack.push({ object: true, next: 'key' });
     else if (ch === '[') stack.push({ object: false, next: 'value' });
     else if (ch === '}' || ch === ']') {
@@ -153,6 +161,16 @@ const PYTHON_CALL_LIST = /^\[\s*[A-Za-z_][\w.-]*\s*\(/;
 
 /** An escaped quote right after a bracket, a colon or a comma: where JSON opens a string, not inside one. */
 const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
+
+/**
+ * A call's arguments written as a JSON object, or as a JSON string holding one (encoded twice: Kimi K2 on SGLang);
+ * undefined where they are anything else.
+ */
+export function argumentsObject(text: string): Record<string, Json> | undefined {
+  let value = parseLooseJson(text);
+  if (typeof value === 'string' && value.trimStart().startsWith('{')) value = parseLooseJson(value);
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
 
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
 

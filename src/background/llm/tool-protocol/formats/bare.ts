@@ -302,14 +302,24 @@ function inlineCodeCall(ctx: ScanContext, first: number, tailEnd: number): Span 
   return name ? { start: first, end: tailEnd, calls: [{ name, arguments: call.arguments }] } : undefined;
 }
 
+/** Where an `Action:` label on a line of its own ends just before `at` (blank lines between allowed) starts; -1 if none. */
+function actionLabelBefore(text: string, at: number): number {
+  const lead = /(?:^|\n)([ \t]*Action:[ \t]*\r?\n\s*)$/.exec(text.slice(Math.max(0, at - 48), at));
+  if (!lead) return -1;
+  const start = at - lead[1]!.length;
+  return start === 0 || text[start - 1] === '\n' ? start : -1;
+}
+
 export const bare: Detector = (ctx) => {
   const text = ctx.text;
-  const first = text.search(/\S/);
-  if (first === -1) return [];
+  const firstSeen = text.search(/\S/);
+  if (firstSeen === -1) return [];
+  // LangChain's structured-chat prompt shows the action as `$JSON_BLOB`: small models copy its `$` before the object.
+  const first = text.startsWith('${', firstSeen) ? firstSeen + 1 : firstSeen;
   const spans: Span[] = [];
   const tailEnd = contentEnd(text);
   // The whole message, or its tail after prose, starting at a line of its own.
-  const starts = [first, ...[...text.matchAll(/\n[ \t]*(?=[[{])|<\/(?:think|thinking|reasoning)>\s*(?=[[{])/gi)].map((m) => m.index + m[0].length)].sort((a, b) => a - b);
+  const starts = [first, ...[...text.matchAll(/\n[ \t]*\$?(?=[[{])|<\/(?:think|thinking|reasoning)>\s*(?=[[{])/gi)].map((m) => m.index + m[0].length)].sort((a, b) => a - b);
   // A start inside a value already read is part of that value: read each stretch once.
   let covered = 0;
   for (const start of starts) {
@@ -353,6 +363,15 @@ export const bare: Detector = (ctx) => {
               : undefined;
       if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
       continue;
+    }
+    // The `$` copied from `$JSON_BLOB` goes with the call.
+    if (candidate.start === start && text[start] === '{' && text[start - 1] === '$') candidate.start--;
+    // ReAct's `Action:` on the line before the call's JSON (SmolLM2, Llama 3.2 in agent courses), as before a fence
+    // (formats/fenced.ts): part of the markup, and the turn ends at the action; what follows is the model running past its stop.
+    const label = candidate.calls.length ? actionLabelBefore(text, candidate.start) : -1;
+    if (label !== -1) {
+      candidate.start = label;
+      candidate.end = text.length;
     }
     // The server ate the wrapper's opening token and left its closing tag (`{…}\n</tool_call>`): the tag belongs to the call.
     const closer = STRAY_CLOSER.exec(text.slice(candidate.end, candidate.end + 64));

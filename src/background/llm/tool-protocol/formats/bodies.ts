@@ -7,8 +7,9 @@
  */
 import { isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { attemptsFromJson, isToolDefinitions } from '../call-objects';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
+import { argumentsObject, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
+import { namedFunctionsIn } from './attributed';
 import { requiresArguments } from '../tools';
 
 /** The name a broken JSON call gives, if one can be read. */
@@ -176,8 +177,8 @@ function kimiCalls(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | 
       attempts.push({ problem: 'cut_off', name: ctx.resolve(m[1]!) ?? m[1] });
       continue;
     }
-    const args = parseLooseJson(json || '{}');
-    attempts.push(args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] });
+    const args = argumentsObject(json || '{}');
+    attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] });
   }
   return attempts.length ? attempts : undefined;
 }
@@ -276,6 +277,10 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     // Several `<function=…>` blocks may share one wrapper.
     const parts = body.split(/(?=<function=)/i).filter((p) => p.trim());
     return parts.map((part, k) => readers.functionCall(part, atEnd && k === parts.length - 1) ?? { problem: 'unparsable' });
+  }
+  if (/^<function\s+name\s*=/i.test(body.slice(first, first + 30))) {
+    // Seed 2.0: `<function name="…">` holding `<parameter name="…" string="true">` elements.
+    return namedFunctionsIn(ctx, body) ?? [{ problem: atEnd ? 'cut_off' : 'unparsable' }];
   }
   if (/^<(?:[\w-]{1,20}:)?invoke\s/i.test(body.slice(first, first + 30))) {
     const calls = readers.invokes(body, atEnd);

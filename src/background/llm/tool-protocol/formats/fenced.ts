@@ -29,6 +29,14 @@ export interface Fence {
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t';
 const isLangChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45;
 
+/** Where a fence's marker glued after a closing bracket ends the text (blanks after it aside), or the text's length. */
+function gluedCloseAt(text: string, bodyStart: number, marker: string): number {
+  let end = text.length;
+  while (end > bodyStart && /\s/.test(text[end - 1]!)) end--;
+  const at = end - marker.length;
+  return at > bodyStart && text.startsWith(marker, at) && (text[at - 1] === ']' || text[at - 1] === '}') ? at : text.length;
+}
+
 /**
  * Every fenced block, in one pass over the text. The opening line needs a newline after it (Command R+'s `Action:` may
  * stand before its marker); the closing line holds exactly the opening marker between blanks. An unclosed block runs to the end.
@@ -103,6 +111,9 @@ export function findFences(text: string): Fence[] {
         break;
       }
     }
+    // Never closed on a line of its own, but the reply ends with the marker glued to the JSON it holds (`]\`\`\``, Command R's
+    // multi-hop agent): that marker closes it.
+    if (bodyEnd === text.length) bodyEnd = gluedCloseAt(text, found.bodyStart, found.marker);
     fences.push({ open, start, end, lang: found.lang, lineLength: found.lineLength, body: text.slice(found.bodyStart, bodyEnd) });
     newlineAt = end < text.length ? end : -1;
   }

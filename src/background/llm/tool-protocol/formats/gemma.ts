@@ -20,6 +20,11 @@ import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../val
 const OPENER = /<\|tool_call>|<start_function_call>|<start_function_response>(?=call:)/g;
 /** A bare Gemma call at the start of a line (its wrapper tokens stripped): `call:name{`. */
 const BARE = /call:(?<=^[ \t]*call:)(?=[\w.-]{1,100}[ \t]*\{)/gm;
+/**
+ * Gemma 4's call body with neither its wrapper nor `call:` (`name{text:<|"|>…<|"|>}`, Gemma 4 E2B and E4B quantized): at
+ * the start of a line, its string token in the body's first hundred characters marking the family.
+ */
+const TOKEN_BODY = /^[ \t]*([A-Za-z_][\w.-]{0,99})(?=\{[^\n]{0,100}?<\|"\|>)/gm;
 /** The end tokens; `</end_function_call>` as small models mistype FunctionGemma's. */
 const CLOSERS = ['<tool_call|>', '<end_function_call>', '</end_function_call>'];
 /**
@@ -39,7 +44,8 @@ const MAX_DEPTH = 32;
 export const gemma: Detector = (ctx) => {
   const text = ctx.text;
   const spans: Span[] = [];
-  const all = [...[...matchesOf(OPENER, text)].map((m) => ({ m, wrapped: true })), ...[...matchesOf(BARE, text)].map((m) => ({ m, wrapped: false }))].sort((a, b) => a.m.index - b.m.index);
+  const tokenBodies = text.includes('<|"|>') ? [...matchesOf(TOKEN_BODY, text)].map((m) => ({ m, wrapped: false, headless: true })) : [];
+  const all = [...[...matchesOf(OPENER, text)].map((m) => ({ m, wrapped: true, headless: false })), ...[...matchesOf(BARE, text)].map((m) => ({ m, wrapped: false, headless: false })), ...tokenBodies].sort((a, b) => a.m.index - b.m.index);
   // A wrapper reads up to the next wrapper (its body may hold `call:` lines); a bare call up to the next opener.
   const limits: number[] = [];
   for (let k = all.length - 1, nextWrapper = text.length; k >= 0; k--) {
@@ -47,18 +53,28 @@ export const gemma: Detector = (ctx) => {
     if (all[k]!.wrapped) nextWrapper = all[k]!.m.index;
   }
   let covered = 0;
-  all.forEach(({ m, wrapped }, k) => {
+  all.forEach(({ m, wrapped, headless }, k) => {
     if (m.index < covered || ctx.isProtected(m.index)) return;
     const limit = limits[k]!;
     const attempts: Attempt[] = [];
     let i = wrapped ? m.index + m[0].length : m.index;
     for (;;) {
       // A small model may leave out FunctionGemma's `call:` before the first call's name: then it must name an offered tool.
-      const first = !attempts.length && m[0] === '<start_function_call>';
+      const first = !attempts.length && (m[0] === '<start_function_call>' || headless);
       // A stray `:` may stand before `call:` (`<|tool_call>:call:bash{…}`, Gemma 4 in vLLM's tests).
       const head = first ? /\s*(call:)?([\w.-]+)\s*([{(])/y : /\s*:?(call:)([\w.-]+)\s*([{(])/y;
       head.lastIndex = i;
       const found = head.exec(text);
+      // Without its wrapper or `call:`, the string token still marks a call: one opening the reply that names no offered tool
+      // is an unknown tool.
+      if (found && headless && !attempts.length && !ctx.resolve(found[2]!) && head.lastIndex <= limit && !text.slice(0, m.index).trim()) {
+        const body = new BodyReader(text, limit).object(head.lastIndex - 1);
+        if (body) {
+          attempts.push({ problem: 'unknown_tool', name: found[2]! });
+          i = body.end;
+        }
+        break;
+      }
       if (!found || head.lastIndex > limit || ((!found[1] || !wrapped) && !ctx.resolve(found[2]!))) break;
       const h = [found[0], found[2], found[3]] as const;
       const open = head.lastIndex - 1;
@@ -83,7 +99,7 @@ export const gemma: Detector = (ctx) => {
       }
       return;
     }
-    if (!wrapped && !attempts.every((a) => 'arguments' in a)) return;
+    if (!wrapped && !attempts.every((a) => 'arguments' in a || (headless && a.problem === 'unknown_tool'))) return;
     let end = i;
     while (end < limit && /\s/.test(text[end]!)) end++;
     const closer = CLOSERS.find((c) => text.startsWith(c, end));

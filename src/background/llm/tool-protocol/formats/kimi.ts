@@ -3,6 +3,7 @@
  * - K2 with its opening tokens stripped: lines of `name:0<|tool_call_argument_begin|>{…}`, each ended
  *   by `<|tool_call_end|>` or `<|tool_calls_section_end|>` (the tokens that survive when a gateway
  *   strips the others). The argument token marks the family: nothing else writes it.
+ * - K2 with every token stripped: `functions.name:0{…}` after the model's words.
  * - K3's XTML: `<|open|>tools<|sep|>` holding `<|open|>call tool="name" index="1"<|sep|>` elements, each
  *   with `<|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|>` elements or one
  *   `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`, closed by `<|close|>call<|sep|>` and
@@ -10,7 +11,7 @@
  *   call wherever it stands. Its response and message markers are template tokens (parse.ts drops them).
  */
 import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { argumentsObject, jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
 const K2_LINE = /^[ \t]*(?:<\|tool_calls_section_begin\|>[ \t]*)?(?:functions\.)?([\w.-]{1,100}):\d{1,4}[ \t]*<\|tool_call_argument_begin\|>/gm;
@@ -19,8 +20,8 @@ const K2_END = /<\|tool_call_end\|>(?:[ \t]*<\|tool_calls_section_end\|>)?|<\|to
 /** One K2 call's JSON arguments; cut off when the reply ended inside them. */
 function k2Call(ctx: ScanContext, name: string, json: string, closed: boolean): Attempt {
   if (!closed && jsonEnding(json) === 'cut') return { problem: 'cut_off', name };
-  const args = parseLooseJson(json || '{}');
-  return args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name, args as Record<string, unknown>) : { problem: 'unparsable', name };
+  const args = argumentsObject(json || '{}');
+  return args ? named(ctx.resolve, name, args) : { problem: 'unparsable', name };
 }
 
 /** K2's call lines whose `<|tool_call_begin|>` (and section opener) the server or gateway dropped. */
@@ -30,6 +31,33 @@ export const kimiHeadless: Detector = (ctx) => {
   return pairHeadsWithEnds(heads, ends, ctx.text.length).map(({ head, from, end, to, stop }) =>
     spanOf(head.index, stop, [k2Call(ctx, head[1]!, ctx.text.slice(from, to).trim(), end !== undefined)], 'token'),
   );
+};
+
+/** K2 with every token stripped (llama.cpp rendering K2's GGUF): `functions.name:0{…}`, glued to the words before it. */
+const K2_BARE = /functions\.([\w.-]{1,100}):\d{1,4}[ \t]*(?=\{)/g;
+
+/**
+ * K2's calls with all their tokens stripped: `functions.name:0{…}` naming an offered tool, after blanks, a sentence's end or
+ * the start of the reply, its arguments ending its line (or followed by the next such call). The `functions.` prefix and
+ * the call's index mark the family. Arguments the reply ended inside are cut off.
+ */
+export const kimiBare: Detector = (ctx) => {
+  const text = ctx.text;
+  const spans: Span[] = [];
+  if (!text.includes('functions.')) return spans;
+  let covered = 0;
+  for (const m of matchesOf(K2_BARE, text)) {
+    if (m.index < covered || ctx.isProtected(m.index) || !ctx.resolve(m[1]!)) continue;
+    // After blanks, a sentence's end, or the call before it.
+    if (m.index > 0 && !/[\s.!?。]/.test(text[m.index - 1]!) && !(m.index === covered && text[m.index - 1] === '}')) continue;
+    const open = m.index + m[0].length;
+    const close = matchBracket(text, open);
+    const end = close === -1 ? text.length : close;
+    if (close !== -1 && !/^[ \t]*(?:\r?\n|$|functions\.)/.test(text.slice(end, end + 12))) continue;
+    spans.push(spanOf(m.index, end, [k2Call(ctx, m[1]!, text.slice(open, end), close !== -1)], 'anywhere'));
+    covered = end;
+  }
+  return spans;
 };
 
 const OPEN = '<|open|>';

@@ -41,9 +41,9 @@ function withoutStrayQuote(inner: string): string {
   return matchBracket(trimmed, 0) === trimmed.length - 1 ? trimmed.slice(0, -1) : inner;
 }
 
-/** `<function=name>` with parameters or a JSON body, up to `</function>`. */
+/** `<function=name>` with parameters or a JSON body, up to `</function>`; its `>` may be missing at the line's end (a Zyphra model's). */
 function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt | undefined {
-  const head = /<function=([^>\s]{1,100})>/i.exec(body);
+  const head = /<function=([^>\s<]{1,100})(?:>|[ \t]*(?=\r?\n))/i.exec(body);
   if (!head) return undefined;
   const closeAt = body.search(/<\/function>/i);
   const inner = body.slice(head.index + head[0].length, closeAt === -1 ? undefined : closeAt);
