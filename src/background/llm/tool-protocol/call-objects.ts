@@ -33,6 +33,9 @@ export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'inpu
 /** The argument keys of LangChain's agents, whose value may be words for a single-input tool. */
 const WORDS_KEYS: readonly string[] = ['tool_input', 'action_input'];
 
+/** The parts of an HTTP request a call's arguments may be split into. */
+const REQUEST_PARTS: readonly string[] = ['body', 'path_params', 'query_params'];
+
 /** The keys arguments may be wrapped under once more: an arguments key, or the schema's own `properties` (LFM2 copies it). */
 const WRAPPING_KEYS: readonly string[] = [...ARGUMENT_KEYS, 'properties'];
 
@@ -42,6 +45,11 @@ const WRAPPING_KEYS: readonly string[] = [...ARGUMENT_KEYS, 'properties'];
  */
 export function unwrappedArguments(args: Record<string, unknown>, schema: ReturnType<SchemaOf>): Record<string, unknown> {
   const keys = Object.keys(args);
+  // An HTTP request's parts, as a prompt describing tools as REST endpoints teaches (`{"name": t, "body": {…}, "path_params": {},
+  // "query_params": {}}`, Hermes 2 Pro): together, the arguments, where the tool declares none of them.
+  if (schema?.properties && keys.includes('body') && keys.every((k) => REQUEST_PARTS.includes(k) && !(k in schema.properties!) && isRecord((args[k] ?? null) as Json))) {
+    return Object.assign({}, ...keys.map((k) => args[k] as Record<string, unknown>)) as Record<string, unknown>;
+  }
   const inner = keys.length === 1 ? args[keys[0]!] : undefined;
   // Without a schema, `args` may be the tool's own parameter (Roo's `read_file`): kept as written.
   if (!schema?.properties || !WRAPPING_KEYS.includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
@@ -84,6 +92,9 @@ export function singleInput(text: string, schema: ReturnType<SchemaOf>): Record<
  * `request`: Langroid's tool messages, the arguments beside it).
  */
 export const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'function_name', 'action', 'api_name', 'func', '_name', 'request'];
+
+/** A `type` value that says the object is a call: `function`, `tool_call`, `call_function`, `tool_use`. */
+const CALL_TYPE = /^(?:call[_ ]?)?(?:function|tool)(?:[_ ]?(?:call|use))?$/i;
 
 /** Name keys that are an argument like any other where another key names the call (a `request` beside `"tool"`). */
 const LAST_RESORT_NAME_KEYS = ['request'];
@@ -188,7 +199,9 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const ownId = (k: string) => k === 'id' && schema?.properties !== undefined && !Object.hasOwn(schema.properties, 'id');
   const nameKey = NAME_KEYS.find((k) => source[k] === rawName);
   const isNameKey = (k: string) => NAME_KEYS.includes(k) && (!LAST_RESORT_NAME_KEYS.includes(k) || k === nameKey);
-  const args = Object.fromEntries(Object.entries(source).filter(([k, v]) => !isNameKey(k) && !(k === 'type' && v === 'function') && !ownId(k)));
+  // A `type` saying the object is a call (`"type": "call_function"`, an app's own envelope) is no argument where the tool declares none so named.
+  const ownType = (k: string, v: Json) => k === 'type' && (v === 'function' || (typeof v === 'string' && CALL_TYPE.test(v) && !(schema?.properties && Object.hasOwn(schema.properties, 'type'))));
+  const args = Object.fromEntries(Object.entries(source).filter(([k, v]) => !isNameKey(k) && !ownType(k, v) && !ownId(k)));
   if (schemaOf && undeclaredWrapper(args, schema)) return { problem: 'unparsable', name };
   return { name, arguments: args };
 }

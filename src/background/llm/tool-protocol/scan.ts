@@ -57,9 +57,10 @@ export type SchemaOf = ToolTable['schemaOf'];
  */
 /**
  * A wrapper's closing tag written again on the lines after a call, closing nothing (`</tool_call>` twice, a `</tools>` copied
- * from the prompt: StableLM 2 fine-tunes): it belongs to the call. It must end its line.
+ * from the prompt: StableLM 2 fine-tunes; MiniMax's after a call whose opening tags it left out): it belongs to the call.
+ * It must end its line.
  */
-export const LEFTOVER_CLOSERS = ['</tool_call>', '</tool_calls>', '</tools>', '</function_call>', '</function_calls>'];
+export const LEFTOVER_CLOSERS = ['</tool_call>', '</tool_calls>', '</tools>', '</function_call>', '</function_calls>', '</minimax:tool_call>'];
 export const LEFTOVER_CLOSER = new RegExp(`\\s*(?:${LEFTOVER_CLOSERS.join('|')})(?=[ \\t]*(?:\\r?\\n|$))`, 'iy');
 
 export const STRAY_CLOSER = /^\s*(?:<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>|<\|>|<tool_call\|>)|^[ \t]*[}\]]{1,3}(?=[ \t]*(?:\r?\n|$))/i;

@@ -100,7 +100,7 @@ const QWEN_AGENT_BRACKETED_HEAD = /^\[FUNCTION\][ \t]*:?[ \t]*[^\s[\]]{0,100}[ \
 /** A JSON value still arriving that may become a call (`{"na`, `[{"`). */
 /** A label line opening a call fence's body, its line ended. */
 const LABEL_LINE_START = new RegExp(`^(?:${BODY_LABELS.join('|')})[ \\t]*\\n`, 'i');
-const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'][a-z_]*["']?\s*:?\s*)?)?$/i;
+const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'“][a-z_]*["'”]?\s*:?\s*)?)?$/i;
 
 /** The lone reasoning closers a held text may grow into (`</think:suffix>` is matched apart), lower-cased as the held text is. */
 const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</seed:think>', ...LONE_REASONING_TOKENS].map((t) => t.toLowerCase());
@@ -155,6 +155,10 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const recipientContent = new RegExp(`^(${namePattern})[ \\t]*\\n?[ \\t]*<\\|content\\|>`, 'i');
   /** Kimi K2's call line without its opening tokens: `name:0<|tool_call_argument_begin|>` (formats/kimi.ts). */
   const kimiHeadless = new RegExp(`^[ \\t]*(?:functions\\.)?(${namePattern}):\\d{1,4}[ \\t]*<\\|tool_call_argument_begin\\|>`, 'i');
+  /** A chat client's logged call, copied: `[Calling tool: name with arguments: {` (formats/bare.ts). */
+  const loggedCall = new RegExp(`^\\[\\s*Calling tool:\\s*(?:${namePattern})\\s+with arguments:\\s*\\{`, 'i');
+  /** The same log line alone, then MiniMax's parameters on the lines below (formats/tagged.ts). */
+  const loggedInvoke = new RegExp(`^\\[Calling tool:[ \\t]*(?:${namePattern})\\][ \\t]*\\r?\\n\\s*<parameter\\s+name\\s*=`, 'i');
   /** Kimi K2's call with every token stripped: `functions.name:0{` (formats/kimi.ts), glued to the words before it. */
   const kimiBare = new RegExp(`^functions\\.(?:${namePattern}):\\d{1,4}[ \\t]*\\{`, 'i');
   const kimiPrefix = (rest: string) => {
@@ -277,6 +281,15 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (callTag && (!callTag[2] || CALL_TAG_NAME.test(callTag[1]!))) return true;
     if (text[0] === '<' && names.some((n) => lower === `<${n}`)) return true;
     if (text[0] === '{' || text[0] === '[') {
+      // A chat client's logged call, copied: `[Calling tool: name with arguments: {…}]`, while it may still become one.
+      const logged = /^\[calling tool:\s*([\w.-]+)(\s[\s\w:]*)$/.exec(lower);
+      if (logged && text.length < 160 && names.includes(logged[1]!)) {
+        const words = logged[2]!.replace(/\s+/g, ' ').trimEnd();
+        if (' with arguments:'.startsWith(words)) return true;
+      }
+      // Or the log line alone, then MiniMax's parameters on the lines below (formats/tagged.ts).
+      const named = /^\[calling tool:[ \t]*([\w.-]+)\]([\s\S]*)$/.exec(lower);
+      if (named && text.length < 160 && names.includes(named[1]!) && '\n<parameter name'.startsWith(named[2]!.replace(/\s+/g, (b) => (b.includes('\n') ? '\n' : ' ')).replace(/^ ?\n ?/, '\n'))) return true;
       // Qwen's `[Calling tool: name(…)]`: held while it may still become one.
       const calling = /^\[calling tool:\s*/.exec(lower);
       if (text[0] === '[' && text.length < 40 && (calling || '[calling tool:'.startsWith(lower))) {
@@ -323,7 +336,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (ch === '<') return !/[\w|｜/]/.test(next);
     if (ch === '[') return !/[\s{\w/'"([]/.test(next);
     // `{"name"` or a Python dict's `{'name'`.
-    if (ch === '{') return !/[\s"']/.test(next);
+    if (ch === '{') return !/[\s"'“]/.test(next);
     if (ch === '>') return next !== '>';
     // `$` before a call's JSON, copied from LangChain's `$JSON_BLOB`.
     if (ch === '$') return next !== '{';
@@ -376,6 +389,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (unnamed && CALL_TAG_NAME.test(unnamed[1]!)) return wrapper(new RegExp(`</${escapeRegExp(unnamed[1]!)}\\s*>`, 'i'), unnamed[0].length);
     if (toolKeyedJson.test(held)) return { kind: 'balanced', plain: true };
     if (held[0] === '$' && JSON_CALL.test(held.slice(1))) return { kind: 'balanced', plain: true };
+    if (loggedCall.test(held)) return { kind: 'balanced', plain: true };
+    if (loggedInvoke.test(held)) return wrapper(/<\/invoke>/i);
     // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };

@@ -205,6 +205,8 @@ export function parseLooseJson(text: string): Json | undefined {
   // And an object whose braces were all written twice, copied from a prompt's escaped example; strings joined with `+`.
   if (trimmed.startsWith('{{')) attempts.push(() => strictify(withSingleBraces(trimmed)));
   if (/"\s*\+\s*"/.test(trimmed)) attempts.push(() => withJoinedStrings(strictified()));
+  // Typographic double quotes for all of JSON's (an input method's, or a model's): its quotes, where it has no plain ones.
+  if (!trimmed.includes('"') && /[“”]/.test(trimmed)) attempts.push(() => strictify(trimmed.replace(/[“”]/g, '"')));
   // A repair that changed nothing is not tried again: a failed parse costs a thrown error.
   const tried = new Set<string>();
   for (const attempt of attempts) {

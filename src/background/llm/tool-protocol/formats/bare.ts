@@ -25,6 +25,13 @@ function strayQuoteDropped(inner: string | undefined): string | undefined {
   return /^[A-Za-z_][\w.-]{0,99}\s*\(/.test(rest) && !rest.includes(quote) ? rest : inner;
 }
 
+/** `Calling tool: name with arguments: {…}`, as a chat client logs a call (Hermes Agent's web UI, MiniMax M2.7 copying it). */
+function callingWithArguments(part: string): { name: string; arguments: Record<string, unknown> } | undefined {
+  const head = /^Calling tool:\s*([A-Za-z_][\w.-]{0,99})\s+with arguments:\s*(?=\{)/.exec(part);
+  const args = head ? parseLooseJson(part.slice(head[0].length)) : undefined;
+  return head && args && typeof args === 'object' && !Array.isArray(args) ? { name: head[1]!, arguments: args } : undefined;
+}
+
 function pythonList(text: string, resolve: ScanContext['resolve']): { calls: ParsedCall[]; problems: Problem[] } | undefined {
   const trimmed = text.trim();
   const closed = /^\[([\s\S]*)\]$/.exec(trimmed)?.[1];
@@ -37,8 +44,8 @@ function pythonList(text: string, resolve: ScanContext['resolve']): { calls: Par
   /** Whether the list went on in quoted words after its calls (`[f(a=1), 'g', '5']`, Qwen2.5 1.5B): calls it tried to write. */
   let degraded = false;
   for (const [k, part] of parts.entries()) {
-    // Qwen writes `[Calling tool: name({…})]`.
-    const call = parsePythonCall(part.replace(/^Calling tool:\s*/, ''));
+    // Qwen writes `[Calling tool: name({…})]`; a chat client's log line, which models copy, `[Calling tool: name with arguments: {…}]`.
+    const call = callingWithArguments(part) ?? parsePythonCall(part.replace(/^Calling tool:\s*/, ''));
     if (!call && calls.length && /^['"]/.test(part)) {
       degraded = true;
       continue;
@@ -141,6 +148,37 @@ export function contentEnd(text: string): number {
     }
   }
   return end;
+}
+
+/**
+ * A call's JSON object one `}` short, then words on the next line (`{"function": …, "params": {…}⏎}⏎FUNCTION RETURN …`,
+ * MemGPT's Mistral 7B running on past its call): the object closed at the end of the line where its members end. Found
+ * in one pass: the first line end inside the outer object only, after a complete value, before a line opening with a
+ * letter. Undefined where that closing gives no call of an offered tool.
+ */
+function callShortOfBrace(ctx: ScanContext, start: number): Span | undefined {
+  const text = ctx.text;
+  let depth = 0;
+  let last = '';
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      if (text[i] !== '"') return undefined;
+      last = '"';
+    } else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      if (--depth === 0) return undefined;
+    } else if (ch === '\n' && depth === 1 && /["}\]\w]/.test(last)) {
+      const next = /^[ \t]*(\S)/.exec(text.slice(i + 1, i + 64));
+      if (next && /[A-Za-z]/.test(next[1]!) && !/^[ \t]*(?:true|false|null)\b/.test(text.slice(i + 1, i + 64))) {
+        const calls = callsFromJson(parseLooseJson(`${text.slice(start, i)}}`), ctx.resolve, ctx.tools.schemaOf);
+        return calls ? { start, end: i, calls } : undefined;
+      }
+    }
+    if (ch !== ' ' && ch !== '\t' && ch !== '\r' && ch !== '\n' && ch !== '"') last = ch;
+  }
+  return undefined;
 }
 
 /** In a reply that opens a value it never closes, the last `{"name": …}` object, if it ends the reply and is a call. */
@@ -322,6 +360,7 @@ export const bare: Detector = (ctx) => {
   const starts = [first, ...[...text.matchAll(/\n[ \t]*\$?(?=[[{])|<\/(?:think|thinking|reasoning)>\s*(?=[[{])/gi)].map((m) => m.index + m[0].length)].sort((a, b) => a - b);
   // A start inside a value already read is part of that value: read each stretch once.
   let covered = 0;
+  let shortTaken = false;
   for (const start of starts) {
     if (start < covered || ctx.isProtected(start)) continue;
     const ch = text[start];
@@ -339,6 +378,16 @@ export const bare: Detector = (ctx) => {
       const whole = callsOfCutList(text.slice(start), ctx.resolve, ctx.tools.schemaOf);
       if (whole) {
         spans.push({ start, end: text.length, calls: whole, problems: [{ problem: 'cut_off' }] });
+        continue;
+      }
+    }
+    // Once per reply: the text after it is read again, and an object never closed runs to the reply's end.
+    if (!candidate && close === -1 && ch === '{' && !shortTaken) {
+      const short = callShortOfBrace(ctx, start);
+      if (short) {
+        spans.push(short);
+        covered = short.end;
+        shortTaken = true;
         continue;
       }
     }

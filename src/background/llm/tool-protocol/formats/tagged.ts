@@ -17,7 +17,7 @@ import { requiresArguments } from '../tools';
  */
 function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["']([^"']+)["'][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?invoke>)|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["'“”]([^"'“”]+)["'“”][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
     args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
   }
@@ -509,9 +509,25 @@ export const functionTag: Detector = (ctx) => {
   return spans;
 };
 
+/** A chat client's log line naming the call, then the call's parameters as MiniMax writes them (MiniMax M2.7 in Hermes Agent). */
+const LOGGED_INVOKE = /^\[Calling tool:[ \t]*([A-Za-z_][\w.-]{0,99})\][ \t]*\r?\n(?=\s*<parameter\s+name\s*=)/gm;
+const INVOKE_END = /<\/invoke>/gi;
+
 /** Claude / MiniMax style: `<invoke name="…"><parameter name="…">…</parameter></invoke>`, optionally wrapped; Gemini 3's `<call_record tool="…">` alike. */
 export const invoke: Detector = (ctx) => {
   const spans: Span[] = [];
+  // `[Calling tool: name]` copied from the client's log, then the parameters and `</invoke>` (its wrapper's closing tag after
+  // it goes with the call as a leftover closer, parse.ts).
+  if (ctx.text.includes('[Calling tool:')) {
+    for (const m of matchesOf(LOGGED_INVOKE, ctx.text)) {
+      if (ctx.isProtected(m.index) || !ctx.resolve(m[1]!)) continue;
+      const from = m.index + m[0].length;
+      INVOKE_END.lastIndex = from;
+      const end = INVOKE_END.exec(ctx.text);
+      const args = parametersOf(ctx.text.slice(from, end ? end.index : ctx.text.length), !end);
+      spans.push(spanOf(m.index, end ? end.index + end[0].length : ctx.text.length, [args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] }]));
+    }
+  }
   const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(<\/\1>|$)/gi;
   const claimed = new Regions();
   for (const m of matchesOf(wrapper, ctx.text)) {
