@@ -105,6 +105,11 @@ const WHOLE_REPLY_ONLY = new Set([
   'round32: glm-4-9b-0414-mlx-markerless-name-newline-json',
   'round32: gpt-4o-mini-bfcl-xml-function_calls-in-xml-fence-two-calls',
   'round32: gpt-4o-mini-bfcl-typed-xml-in-fence-array-args',
+  // ChatGLM3's name line before `tool_call(…)`, a name line before JSON, Python calls opening the reply, a one-line JSON fence.
+  'round35: chatglm3-6b-q8_0-chatglm.cpp-name-line-then-tool_call-kwargs',
+  'round35: glm-4-9b-chat-openai-server-name-newline-json-in-content',
+  'round35: nexusraven-v2-pythonic-two-calls-semicolon-tuple-args',
+  'round35: deepseek-coder-v2-ollama-ai-sdk-json-fence-tellAJoke',
 ]);
 
 describe('a line of prose before the call', () => {

@@ -11,10 +11,31 @@ function isRecord(value: unknown): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const PAIR_NAME = /^(?:parameter|param|arg|argument)?_?name$/i;
+const PAIR_VALUE = /^(?:parameter|param|arg|argument)?_?value$/i;
+
+/** A list whose every item is a name and a value, and nothing else: those as an object; undefined otherwise. */
+function namedValues(items: readonly Json[]): Record<string, unknown> | undefined {
+  if (!items.length) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const item of items) {
+    if (!isRecord(item) || Object.keys(item).length !== 2) return undefined;
+    const nameKey = Object.keys(item).find((k) => PAIR_NAME.test(k));
+    const valueKey = Object.keys(item).find((k) => PAIR_VALUE.test(k));
+    const name = nameKey === undefined ? undefined : item[nameKey];
+    if (typeof name !== 'string' || valueKey === undefined) return undefined;
+    out[name] = item[valueKey];
+  }
+  return out;
+}
+
 /** Arguments may arrive as an object, or as a JSON string of one (OpenAI style). */
 function argumentsOf(value: Json | undefined): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return {};
   if (isRecord(value)) return value;
+  // The arguments as a list of name and value pairs (`[{"parameterName": "query", "parameterValue": "Beijing"}]`, a prompt's own shape).
+  const pairs = Array.isArray(value) ? namedValues(value) : undefined;
+  if (pairs) return pairs;
   // The arguments object in a list of its own (`"parameters": [{"city": "Tokyo"}]`, Llama 3.2 3B on Ollama).
   if (Array.isArray(value) && value.length === 1 && isRecord(value[0] ?? null)) return value[0] as Record<string, unknown>;
   if (typeof value === 'string') {
@@ -120,7 +141,8 @@ const STRUCTURAL_KEYS = new Map<string, string>([...ARGUMENT_KEYS, ...NAME_KEYS,
 /** The object with its call keys written plainly (blanks around them and capitals dropped) where that names no key already there. */
 function plainKeys(value: Record<string, Json>): Record<string, Json> {
   const plain = (k: string) => {
-    const canonical = STRUCTURAL_KEYS.get(k.trim().toLowerCase());
+    // In camel case too, as a prompt's own shape may ask (`functionName`).
+    const canonical = STRUCTURAL_KEYS.get(k.trim().toLowerCase()) ?? STRUCTURAL_KEYS.get(k.trim().replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
     return canonical !== undefined && canonical !== k && !(canonical in value) ? canonical : k;
   };
   const keys = Object.keys(value);

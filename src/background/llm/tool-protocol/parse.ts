@@ -21,11 +21,13 @@ import { gemma } from './formats/gemma';
 import { hunyuan } from './formats/hunyuan';
 import { plamo, solarOpen } from './formats/token-calls';
 import { kimiBare, kimiHeadless, kimiXtml } from './formats/kimi';
+import { labelCalls } from './formats/label-calls';
 import { bracketFields } from './formats/bracket-fields';
 import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
-import { dsml, elementCalls, functionTag, invoke, unnamedWrapped, wrapped } from './formats/tagged';
+import { dsml, invoke } from './formats/invoke';
+import { elementCalls, functionTag, unnamedWrapped, wrapped } from './formats/tagged';
 import { qwenAgent } from './formats/qwen-agent';
 import { cwmTool } from './formats/cwm';
 import { dspy } from './formats/dspy';
@@ -41,7 +43,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, kimiBare, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, kimiBare, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, labelCalls, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
 
 /** Detectors whose every form holds a tag (`<…>`): a reply without a `<` is not scanned by them. */
 const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, solarOpen, plamo, internlmInterpreter, toolCallNamed, invoke, functionNamed, cwmTool, xmlTags, unnamedWrapped, elementCalls]);

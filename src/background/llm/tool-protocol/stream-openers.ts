@@ -123,8 +123,8 @@ export const END_TOKENS = [
   '<|call|>', '<|/tool_call|>', '[/TOOL_CALLS]',
   // PLaMo 3's token after its tool requests.
   '<|plamo:tag|>',
-  // Command R's turn and response markers.
-  '<|START_RESPONSE|>', '<|CHATBOT_TOKEN|>',
+  // Command R's turn and response markers; Command A's text markers.
+  '<|START_RESPONSE|>', '<|CHATBOT_TOKEN|>', '<|START_TEXT|>', '<|END_TEXT|>',
   // Phi-4's assistant header leaked after a call, Gemma 4's tool-response opener after one.
   '<|assistant|>', '<|tool_response>',
   // Kimi K3's response and message markers.
@@ -253,6 +253,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|tools_prefix|>', glued: true, token: true, match: /^<\|tools_prefix\|>/, closer: (m) => holdingValues(wrapper(/<\|tools_suffix\|>/), m, /^<\|tools_prefix\|>/) },
   // InternLM2/2.5: a plugin call or code for the interpreter between the action tokens.
   { literal: '<|action_start|><|plugin|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|plugin\|>/, closer: (m) => holdingValues(wrapper(/<\|action_end\|>/), m, /^<\|action_start\|>/) },
+  { literal: '[UNUSED_TOKEN_144][UNUSED_TOKEN_141]', glued: true, token: true, match: /^\[UNUSED_TOKEN_144\]\s*\[UNUSED_TOKEN_141\]/, closer: (m) => holdingValues(wrapper(/\[UNUSED_TOKEN_143\]/), m, /^\[UNUSED_TOKEN_144\]/) },
+  { literal: '<|FunctionCallBegin|>', glued: true, token: true, match: /^<\|FunctionCallBegin\|>/, closer: (m) => holdingValues(wrapper(/<\|FunctionCallEnd\|>/), m, /^<\|FunctionCallBegin\|>/) },
   { literal: '<|action_start|><|interpreter|>', glued: true, token: true, match: /^<\|action_start\|>\s*<\|interpreter\|>/, closer: () => wrapper(/<\|action_end\|>/) },
   // Functionary v2: a message to `all` is prose (its header hidden); one to a tool is a call, up to `<|stop|>` or the next message.
   { literal: '<|from|>', glued: true, token: true, drop: true, match: FUNCTIONARY_TO_ALL, closer: () => tag(/<\|content\|>/) },
@@ -300,7 +302,7 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'“](name|function|function_name|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request)["'”]\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
+export const JSON_CALL = /^(\{\s*["'“](name|function|function_name|functionName|toolName|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request)["'”]\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -159,6 +159,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const loggedCall = new RegExp(`^\\[\\s*Calling tool:\\s*(?:${namePattern})\\s+with arguments:\\s*\\{`, 'i');
   /** The same log line alone, then MiniMax's parameters on the lines below (formats/tagged.ts). */
   const loggedInvoke = new RegExp(`^\\[Calling tool:[ \\t]*(?:${namePattern})\\][ \\t]*\\r?\\n\\s*<parameter\\s+name\\s*=`, 'i');
+  /** A prompt's label pair, `TOOL_CALL: name` then `ARGS: {`, and ChatGLM3's name line then `tool_call(` (formats/label-calls.ts). */
+  const labelPair = new RegExp(`^TOOL_CALL:[ \\t]*(?:${namePattern})[ \\t]*\\r?\\n[ \\t]*ARGS:[ \\t]*\\{`, 'i');
+  const chatglmHead = new RegExp(`^(?:${namePattern})[ \\t]*\\r?\\n[ \\t]*tool_call\\(`, 'i');
   /** Kimi K2's call with every token stripped: `functions.name:0{` (formats/kimi.ts), glued to the words before it. */
   const kimiBare = new RegExp(`^functions\\.(?:${namePattern}):\\d{1,4}[ \\t]*\\{`, 'i');
   const kimiPrefix = (rest: string) => {
@@ -256,6 +259,12 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const k2 = /^functions\.([\w.-]*)(:\d{0,4}[ \t]*)?$/.exec(lower);
     if (!at.lineQuoted && text.length < 130 && ('functions.'.startsWith(lower) || (k2 && names.some((n) => (k2[2] === undefined ? n.startsWith(k2[1]!) : n === k2[1]))))) return true;
     if (!lineStart || at.lineQuoted) return false;
+    // Gorilla's `<<function>>` marker, a prompt's `TOOL_CALL:`/`ARGS:` pair and ChatGLM3's name line before `tool_call(`, while they arrive (formats/label-calls.ts).
+    if ('<<function>>'.startsWith(lower)) return true;
+    const labelled = /^tool_call:[ \t]*([\w.-]*)([ \t]*\r?\n[ \t]*(?:a(?:r(?:g(?:s(?::[ \t]*)?)?)?)?)?)?$/i.exec(text);
+    if (labelled && text.length < 160 && names.some((n) => (labelled[2] === undefined ? n.startsWith(nameKey(labelled[1]!)) : n === nameKey(labelled[1]!)))) return true;
+    const glm = /^([\w.-]+)[ \t]*\r?\n[ \t]*(t(?:o(?:o(?:l(?:_(?:c(?:a(?:l(?:l)?)?)?)?)?)?)?)?)$/.exec(text);
+    if (!at.shownContent && glm && names.includes(nameKey(glm[1]!))) return true;
     // A call in bold or as a heading opening the reply (`**name(…)**`, `## name(…)`), while its name may still be an offered tool's.
     const decorated = /^(?:(?:\*\*|__)(?:\[[ \t]*)?|#{1,6}[ \t]+)([\w.-]*)$/.exec(lower) ?? (/^(?:\*\*?|_|#{1,6})$/.test(lower) ? [lower, ''] : null);
     if (!at.shownContent && decorated && names.some((n) => n.startsWith(decorated[1]!))) return true;
@@ -333,7 +342,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (i + 1 >= text.length) return false;
     const next = text[i + 1]!;
     const ch = text[i];
-    if (ch === '<') return !/[\w|｜/]/.test(next);
+    // `<<function>>` (Gorilla OpenFunctions v2) is the one opener that starts with two.
+    if (ch === '<') return !/[\w|｜/]/.test(next) && !(next === '<' && (i + 2 >= text.length || text[i + 2] === 'f'));
     if (ch === '[') return !/[\s{\w/'"([]/.test(next);
     // `{"name"` or a Python dict's `{'name'`.
     if (ch === '{') return !/[\s"'“]/.test(next);
@@ -348,6 +358,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lineStart = at.lineStart;
     // A call in inline code opening the reply: a call only as the whole reply, which the parser judges at its end.
     if (!at.shownContent && lineStart && !at.lineQuoted && /^`[^`]/.test(held) && pythonStart.test(held.slice(1))) return { kind: 'end', verify: true };
+    // A call's JSON in a fence on one line opening the reply: a call only as the whole reply, which the parser judges at its end.
+    if (!at.shownContent && lineStart && !at.lineQuoted && /^```(?:json)?[ \t]*\{/.test(held)) return { kind: 'end', verify: true };
     if (startsFence(held)) return lineStart && !at.lineQuoted ? fenceOpener(held, at) : undefined;
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.recipient?.startsWith('functions.') || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
@@ -391,6 +403,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (held[0] === '$' && JSON_CALL.test(held.slice(1))) return { kind: 'balanced', plain: true };
     if (loggedCall.test(held)) return { kind: 'balanced', plain: true };
     if (loggedInvoke.test(held)) return wrapper(/<\/invoke>/i);
+    if (held.startsWith('<<function>>')) return wrapper(/(?=\r?\n)/);
+    if (labelPair.test(held)) return { kind: 'balanced', brace: true };
+    if (!at.shownContent && chatglmHead.test(held)) return { kind: 'balanced' };
     // An OpenAI-style `{"tool_calls": […]}` opening the reply counts whatever follows it on its line, as in the parser.
     if (JSON_CALL.test(held)) return { kind: 'balanced', ...(at.shownContent || at.pending || !/^\{\s*"tool_calls"/.test(held) ? { plain: true } : { firm: true }) };
     if (held[0] === '[' && pythonStart.test(held)) return { kind: 'balanced', plain: true };

@@ -331,13 +331,18 @@ function gluedNameLine(ctx: ScanContext, tailEnd: number): Span | undefined {
 
 /**
  * A reply that is one Python call of an offered tool in inline code and nothing else (`` `text_to_image(text="…")` ``), as
- * prompts that show calls in backticks teach (MetaGPT's): the call. Inline code beside words is an example.
+ * prompts that show calls in backticks teach (MetaGPT's), or one JSON call in a fence on one line: the call. Inline code
+ * beside words is an example.
  */
 function inlineCodeCall(ctx: ScanContext, first: number, tailEnd: number): Span | undefined {
   const code = /^`([A-Za-z_][\w.-]{0,99}[ \t]*\([^`]*\))`\s*$/.exec(ctx.text.slice(first, tailEnd));
   const call = code ? parsePythonCall(code[1]!) : undefined;
   const name = call && ctx.resolve(call.name);
-  return name ? { start: first, end: tailEnd, calls: [{ name, arguments: call.arguments }] } : undefined;
+  if (name) return { start: first, end: tailEnd, calls: [{ name, arguments: call.arguments }] };
+  // Or a call's JSON in a fence written on one line (```` ```json {…} ``` ````, DeepSeek-Coder-V2 on Ollama).
+  const fenced = /^```(?:json)?[ \t]*(\{[^\n`]*\})[ \t]*```[ \t]*$/.exec(ctx.text.slice(first, tailEnd));
+  const calls = fenced ? callsFromJson(parseLooseJson(fenced[1]!), ctx.resolve, ctx.tools.schemaOf) : undefined;
+  return calls ? { start: first, end: tailEnd, calls } : undefined;
 }
 
 /** Where an `Action:` label on a line of its own ends just before `at` (blank lines between allowed) starts; -1 if none. */

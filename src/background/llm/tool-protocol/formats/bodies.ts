@@ -230,7 +230,7 @@ function afterInnerTag(body: string): string | undefined {
 }
 
 /** A call wrapper inside another (`<function_call>` in `<function_calls>`, `<tool_call>` in `<tool_calls>`). */
-const INNER_WRAPPER = /^<(function_call|tool_call)>/i;
+const INNER_WRAPPER = /^<(function_call|tool_call|invoke)>/i;
 
 /** A body that is one fence, its language a word or none: ```` ```JSON⏎{…}⏎``` ````. */
 const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;

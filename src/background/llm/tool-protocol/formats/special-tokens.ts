@@ -2,7 +2,7 @@
 import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type ParsedCall, type ScanContext, type Span } from '../scan';
 import { attemptFromObject, attemptsFromJson } from '../call-objects';
 import { JsonRunScan } from '../value-scans';
-import { invokesIn } from './tagged';
+import { invokesIn } from './invoke';
 import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 
 const BAR = '[｜|]';

@@ -9,20 +9,9 @@ import { decodeEntities, jsonEnding, matchBracket, parseLooseJson } from '../val
 import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
 import { readBody, type BodyReaders } from './bodies';
+import { invokesIn } from './invoke';
+import { declaredElements, elementArguments, isBlock, jsonBody, parametersOf } from './xml-arguments';
 import { requiresArguments } from '../tools';
-
-/**
- * `<parameter=p>v</parameter>` (Qwen3-Coder) or `<parameter name="p">v</parameter>` (invoke). A
- * parameter left open at the very end of the reply was cut off: undefined.
- */
-function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
-  const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["'“”]([^"'“”]+)["'“”][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?invoke>)|$)/gi, body)) {
-    if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
-    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
-  }
-  return args;
-}
 
 /** Just past the JSON value a body starts with, or -1. */
 function jsonEndIn(body: string): number {
@@ -85,78 +74,6 @@ function namelessParameters(inner: string, declared: Record<string, unknown>): R
     args[parts[k]!] = new XmlNode(parts[k + 1]!, 'blanks');
   }
   return args;
-}
-
-/** An argument element named by its attribute (`<arg name="skill" type="string">Python</arg>`, BFCL's XML prompt format). */
-const NAMED_ARGUMENT = /<(arg|argument|param|parameter)\s+name\s*=\s*["']([^"'<>]{1,100})["'][^<>]*>([\s\S]*?)<\/\1\s*>/gi;
-const NAMED_ARGUMENT_START = /^\s*<(?:arg|argument|param|parameter)\s+name\s*=/i;
-
-/** Arguments written only as elements named by their attribute, each value text the schema types; undefined otherwise. */
-function namedArgumentElements(body: string): Record<string, unknown> | undefined {
-  const args: Record<string, unknown> = {};
-  let at = 0;
-  for (const m of matchesOf(NAMED_ARGUMENT, body)) {
-    if (body.slice(at, m.index).trim()) return undefined;
-    args[m[2]!] = new XmlNode(m[3]!);
-    at = m.index + m[0].length;
-  }
-  return at && !body.slice(at).trim() ? args : undefined;
-}
-
-/**
- * MiniMax M3: one element per argument (`<city>Beijing</city>`), objects as nested elements, lists
- * as `<item>`s or as the same element written again. The elements stay markup here; the schema
- * types them (`fit.ts`). Undefined when the body is not only elements (one left open: cut off).
- */
-function elementArguments(ctx: ScanContext, body: string, toolName: string): Record<string, unknown> | undefined {
-  if (NAMED_ARGUMENT_START.test(body)) return namedArgumentElements(body);
-  const name = ctx.resolve(toolName);
-  const props = name ? ctx.tools.schemaOf(name)?.properties : undefined;
-  const byKey = new Map(Object.keys(props ?? {}).map((k) => [k.toLowerCase(), k]));
-  const children = readChildren(body, props ? new Set(byKey.keys()) : undefined);
-  if (!children) return undefined;
-  const args: Record<string, unknown> = {};
-  for (const [key, nodes] of children) args[byKey.get(key) ?? key] = nodes.length === 1 ? nodes[0] : nodes;
-  return args;
-}
-
-/** Elements read as an offered tool's arguments: each a parameter its schema declares, where it has one; undefined otherwise. */
-function declaredElements(ctx: ScanContext, body: string, toolName: string): Record<string, unknown> | undefined {
-  const name = ctx.resolve(toolName);
-  if (!name || !/^\s*</.test(body)) return undefined;
-  const props = ctx.tools.schemaOf(name)?.properties;
-  const args = elementArguments(ctx, body, toolName);
-  return args && Object.keys(args).length && (!props || Object.keys(args).every((k) => Object.hasOwn(props, k))) ? args : undefined;
-}
-
-const PARAMETER_TAG = /<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=]/i;
-
-/** An invoke whose body is one JSON object instead of parameter elements (DeepSeek V3.2 writes both): its arguments. */
-function jsonBody(body: string): Record<string, unknown> | undefined {
-  const trimmed = body.trim();
-  if (!trimmed.startsWith('{')) return undefined;
-  const json = parseLooseJson(trimmed);
-  return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-}
-
-export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
-  const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?(?:invoke|call_record)>|$)/gi, body)) {
-    const open = atEnd && !m[3];
-    const json = m[3] ? jsonBody(m[2]!) : undefined;
-    if (json) {
-      attempts.push(named(ctx.resolve, m[1]!, json));
-      continue;
-    }
-    if (!PARAMETER_TAG.test(m[2]!) && m[2]!.trim().startsWith('<')) {
-      const args = elementArguments(ctx, m[2]!, m[1]!);
-      attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: open ? 'cut_off' : 'unparsable', name: m[1] });
-      continue;
-    }
-    const args = parametersOf(m[2]!, open);
-    attempts.push(args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] });
-  }
-  return attempts;
 }
 
 /** The elements a call written as XML holds its arguments in, after its name's element. */
@@ -261,18 +178,15 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /<\|startofthink\|>/g, close: /<\|endofthink\|>/g, glue: 'token', pairAnywhere: true },
   // InternLM2/2.5: a plugin call's JSON (`name`, `parameters`) between the action tokens (its interpreter: role-tokens.ts).
   { open: /<\|action_start\|>\s*<\|plugin\|>/g, close: /<\|action_end\|>/g, glue: 'token', pairAnywhere: true },
+  // The same, where a GGUF's tokenizer prints those tokens by their placeholder names (InternLM2 on Ollama and llama.cpp).
+  { open: /\[UNUSED_TOKEN_144\]\s*\[UNUSED_TOKEN_141\]/g, close: /\[UNUSED_TOKEN_143\]/g, glue: 'token', pairAnywhere: true },
+  // Doubao's (Seed 1.5) function-call tokens around a JSON list, as prompts teaching its format make other models write them.
+  { open: /<\|FunctionCallBegin\|>/g, close: /<\|FunctionCallEnd\|>/g, glue: 'token', pairAnywhere: true },
 ];
 
 /** Any wrapper's opening, whatever its case: matched by every text in which one of them is. */
 const ANY_WRAPPER_OPEN = new RegExp(WRAPPERS.map((w) => w.open.source).join('|'), 'i');
 
-/**
- * A body on lines of its own between its markers (`<tool_calls>⏎…⏎</tool_calls>`): a block the model wrote,
- * which words may precede or follow on the markers' lines. A sentence quoting markup keeps it on one line.
- */
-function isBlock(body: string): boolean {
-  return /^[ \t]*\n/.test(body) && /\n[ \t]*$/.test(body);
-}
 
 /** The start of a closing tag ending the reply, never finished. */
 const CUT_CLOSING_TAG = /<\/[\w:-]{0,40}\s*$/;
@@ -507,91 +421,6 @@ export const functionTag: Detector = (ctx) => {
     else if (call) spans.push(spanOf(start, end, [call], atEnd ? undefined : 'tail'));
   }
   return spans;
-};
-
-/** A chat client's log line naming the call, then the call's parameters as MiniMax writes them (MiniMax M2.7 in Hermes Agent). */
-const LOGGED_INVOKE = /^\[Calling tool:[ \t]*([A-Za-z_][\w.-]{0,99})\][ \t]*\r?\n(?=\s*<parameter\s+name\s*=)/gm;
-const INVOKE_END = /<\/invoke>/gi;
-
-/** Claude / MiniMax style: `<invoke name="…"><parameter name="…">…</parameter></invoke>`, optionally wrapped; Gemini 3's `<call_record tool="…">` alike. */
-export const invoke: Detector = (ctx) => {
-  const spans: Span[] = [];
-  // `[Calling tool: name]` copied from the client's log, then the parameters and `</invoke>` (its wrapper's closing tag after
-  // it goes with the call as a leftover closer, parse.ts).
-  if (ctx.text.includes('[Calling tool:')) {
-    for (const m of matchesOf(LOGGED_INVOKE, ctx.text)) {
-      if (ctx.isProtected(m.index) || !ctx.resolve(m[1]!)) continue;
-      const from = m.index + m[0].length;
-      INVOKE_END.lastIndex = from;
-      const end = INVOKE_END.exec(ctx.text);
-      const args = parametersOf(ctx.text.slice(from, end ? end.index : ctx.text.length), !end);
-      spans.push(spanOf(m.index, end ? end.index + end[0].length : ctx.text.length, [args ? named(ctx.resolve, m[1]!, args) : { problem: 'cut_off', name: m[1] }]));
-    }
-  }
-  const wrapper = /<((?:[\w-]+:)?(?:function_calls|tool_call))>([\s\S]*?)(<\/\1>|$)/gi;
-  const claimed = new Regions();
-  for (const m of matchesOf(wrapper, ctx.text)) {
-    if (ctx.isProtected(m.index) || !/<(?:[\w-]{1,20}:)?invoke\s/i.test(m[2]!)) continue;
-    const attempts = invokesIn(ctx, m[2]!, !m[3]);
-    if (attempts.length) {
-      // Closed, a namespaced wrapper (`<minimax:tool_call>`) is a special-token pair and a block stands as one: words may stand beside them.
-      const anywhere = m[3] && (m[1]!.includes(':') || isBlock(m[2]!));
-      spans.push(spanOf(m.index, m.index + m[0].length, attempts, anywhere ? 'anywhere' : undefined));
-      claimed.add(m.index, m.index + m[0].length);
-    }
-  }
-  // Gemini 3 writes the same shape as `<call_record tool="…">`.
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["'][^"']+["'][^<>]*>[\s\S]*?(?:<\/(?:[\w-]{1,20}:)?(?:invoke|call_record)>|$)/gi, ctx.text)) {
-    if (ctx.isProtected(m.index) || claimed.contains(m.index)) continue;
-    const attempts = invokesIn(ctx, m[0], true);
-    if (attempts.length) spans.push(spanOf(m.index, m.index + m[0].length, attempts));
-  }
-  return spans;
-};
-
-/**
- * DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4), or V4.1's
- * `<｜DSML｜ calls>` with a blank after the token on every tag, holding `<｜DSML｜invoke name>` and
- * typed `<｜DSML｜parameter>`s. Its bars may come doubled (`<｜｜DSML｜｜ calls>`, DeepSeek in Cline).
- */
-const DSML = '<[｜|]{1,2}DSML[｜|]{1,2} ?';
-const DSML_CLOSE = '</[｜|]{1,2}DSML[｜|]{1,2} ?';
-const DSML_BLOCK = new RegExp(`${DSML}(?:function_|tool_)?calls>([\\s\\S]*?)(${DSML_CLOSE}(?:function_|tool_)?calls>|$)`, 'g');
-const DSML_INVOKE = new RegExp(`${DSML}invoke\\s+name\\s*=\\s*"([^"]+)"\\s*>([\\s\\S]*?)(${DSML_CLOSE}invoke>|$)`, 'g');
-const DSML_PARAMETER = new RegExp(`${DSML}parameter\\s+name\\s*=\\s*"([^"]+)"(?:\\s+string\\s*=\\s*"(true|false)")?\\s*>([\\s\\S]*?)(${DSML_CLOSE}parameter>|$)`, 'g');
-
-/** One DSML invoke's call: a JSON body, or typed parameters; cut when the reply ended inside it. */
-function dsmlCall(ctx: ScanContext, inv: RegExpMatchArray): Attempt {
-  const json = inv[3] ? jsonBody(inv[2]!) : undefined;
-  if (json) return named(ctx.resolve, inv[1]!, json);
-  const args: Record<string, unknown> = {};
-  let cut = false;
-  for (const p of matchesOf(DSML_PARAMETER, inv[2]!)) {
-    if (!p[4]) cut = true;
-    // string="false" marks a JSON value; otherwise the text as written.
-    const value = p[2] === 'false' ? parseLooseJson(p[3]!) : undefined;
-    args[p[1]!] = value === undefined ? new XmlNode(p[3]!) : value;
-  }
-  return cut ? { problem: 'cut_off', name: inv[1] } : named(ctx.resolve, inv[1]!, args);
-}
-
-export const dsml: Detector = (ctx) => {
-  const spans: Span[] = [];
-  const blocks = new Regions();
-  for (const m of matchesOf(DSML_BLOCK, ctx.text)) {
-    if (ctx.isProtected(m.index)) continue;
-    const attempts = [...matchesOf(DSML_INVOKE, m[1]!)].map((inv) => dsmlCall(ctx, inv));
-    if (!attempts.length) continue;
-    // DSML's tokens are special tokens: a closed block is a call wherever it stands.
-    spans.push(spanOf(m.index, m.index + m[0].length, attempts, m[2] ? 'anywhere' : 'token'));
-    blocks.add(m.index, m.index + m[0].length);
-  }
-  // An invoke whose block tokens the server dropped.
-  for (const inv of matchesOf(DSML_INVOKE, ctx.text)) {
-    if (ctx.isProtected(inv.index) || blocks.contains(inv.index)) continue;
-    spans.push(spanOf(inv.index, inv.index + inv[0].length, [dsmlCall(ctx, inv)], inv[3] ? 'anywhere' : 'token'));
-  }
-  return spans.sort((a, b) => a.start - b.start);
 };
 
 /**
