@@ -1,5 +1,6 @@
 /** How an open stretch of markup is read as it arrives, and where it ends: the streaming filter's closers. */
 import { NOT_MARKUP, OPEN, type Closer } from './stream-openers';
+import { LEFTOVER_CLOSERS } from './scan';
 import { BracketScan } from './stream-scans';
 import { NOT_A_RUN as NOT_A_RUN_END } from './value-scans';
 
@@ -218,4 +219,10 @@ export function shownUnclosed(closer: Closer, held: string, holdsCalls: (stretch
     case 'tag':
       return !closer.hideIfUnclosed || (closer.verify === true && !holdsCalls(held, closer.mid));
   }
+}
+
+/** Whether held text after a hidden call may still become a wrapper's closing tag written again (LEFTOVER_CLOSER) and its line's end. */
+export function mayBeLeftoverCloser(held: string): boolean {
+  const rest = held.trimStart().toLowerCase();
+  return rest.length < 32 && LEFTOVER_CLOSERS.some((c) => c.startsWith(rest) || (rest.startsWith(c) && /^[ \t]*$/.test(rest.slice(c.length))));
 }

@@ -12,10 +12,10 @@
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { LEFTOVER_CLOSER, LEFTOVER_CLOSERS, STRAY_CLOSER } from './scan';
+import { LEFTOVER_CLOSER, STRAY_CLOSER } from './scan';
 import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
-import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
+import { feedCloser, finalCloserEnd, mayBeLeftoverCloser, shownUnclosed } from './stream-closers';
 import { END_OF_REPLY_EOS, firstOf, nextCandidate, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
 import { ShownText } from './stream-shown';
@@ -34,12 +34,6 @@ export interface ToolMarkupFilter {
 }
 
 const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
-
-/** Whether held text after a hidden call may still become a wrapper's closing tag written again (LEFTOVER_CLOSER) and its line's end. */
-function mayBeLeftoverCloser(held: string): boolean {
-  const rest = held.trimStart().toLowerCase();
-  return rest.length < 32 && LEFTOVER_CLOSERS.some((c) => c.startsWith(rest) || (rest.startsWith(c) && /^[ \t]*$/.test(rest.slice(c.length))));
-}
 
 export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
   const recognise = createRecogniser(tools);

@@ -4,7 +4,7 @@
  * (`opener`), and where no markup can open at all (`cannotOpenAt`). The fixed openers are in
  * `stream-openers.ts`; the ones built from the tools' names are here.
  */
-import { callLabel } from './formats/bare';
+import { callLabel } from './formats/reply-calls';
 import { BODY_LABELS, FENCED_WRAPPERS, LABEL_LINE } from './formats/fenced';
 import { ARGUMENTS_ELEMENTS, CALL_TAG_NAME, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
