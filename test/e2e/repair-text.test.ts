@@ -33,3 +33,29 @@ test('an unreadable text call is repaired: the corrected call ticks the box', as
   expect(await h.sidebar.page.$$eval('[data-testid="repair-note"]', (els) => els.map((e) => e.textContent))).toEqual([expect.stringContaining('wrote the call in a form that cannot be read')]);
   expect((await h.sidebar.assistantTexts()).join('\n')).toContain('I will tick it.');
 });
+
+test('a text call the token limit left open is not run: the repair asks for the whole call, which fills the field', async () => {
+  const page = await h.openPage('/login.html');
+  // Every value the field takes, in order: the cut call must never have set one.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    document.querySelector('#email')!.addEventListener('input', (e) => seen.push((e.target as HTMLInputElement).value));
+  });
+  const email = (r: RecordedRequest) => elementId(r, 'textbox', 'Email address');
+  let repair = '';
+  h.llm.script(
+    (r) => ({ text: `<tool_call>{"name": "fill", "arguments": {"id": ${email(r)}, "text": "ada"}`, finishReason: 'length' }),
+    (r) => {
+      repair = r.body.messages.at(-1).content;
+      return { text: `<tool_call>{"name": "fill", "arguments": {"id": ${email(r)}, "text": "ada@example.com"}}</tool_call>` };
+    },
+    { text: '<tool_call>{"name": "done", "arguments": {"summary": "Filled in."}}</tool_call>' },
+  );
+  await h.sidebar.runTask('Fill in my email ada@example.com');
+
+  expect(await page.$eval('#email', (el) => (el as HTMLInputElement).value)).toBe('ada@example.com');
+  expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).not.toContain('ada');
+  expect(repair).toMatch(/^Your tool call was not run\. The reply ended inside the arguments of the tool call to "fill"/);
+  expect(await h.sidebar.page.$$eval('[data-testid="repair-note"]', (els) => els.map((e) => e.textContent))).toEqual([expect.stringContaining('was cut off before it ended')]);
+});

@@ -10,6 +10,7 @@ import { prepareImages } from './images';
 import { callId } from './call-id';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry';
 import { parseToolCalls } from './tool-protocol/parse';
+import { parseCutReply } from './tool-protocol/cut-reply';
 import { createToolMarkupFilter } from './tool-protocol/stream-filter';
 import { toTextToolMessages } from './tool-protocol/xml-history';
 import { formatToolCatalogue } from './tool-protocol/xml-prompt';
@@ -166,7 +167,7 @@ export class LlmRouter {
         // when the native channel carried none.
         // In text mode, markup that tries a call but gives none is reported, for the agent's repair turn.
         else if (!nativeCalls && toolNames.length) {
-          const parsed = textCalls(content, tools);
+          const parsed = textCalls(content, tools, event.finishReason);
           for (const call of parsed.calls) yield { type: 'tool_call', call };
           if (mode === 'xml') for (const failure of parsed.failures) yield { type: 'tool_call_invalid', failure };
         }
@@ -196,9 +197,12 @@ function replyTooLong(): LlmError {
   });
 }
 
-/** The calls written as text, their arguments shaped by the tools' schemas, and the failed attempts. */
-function textCalls(content: string, tools: readonly ToolSpec[]): { calls: ToolCall[]; failures: ToolCallInvalidEvent['failure'][] } {
-  const parsed = parseToolCalls(content, tools);
+/**
+ * The calls written as text, their arguments shaped by the tools' schemas, and the failed attempts. In a reply the token
+ * limit ended, a call it left open is one of the failed attempts: the limit, not the model, ended it.
+ */
+function textCalls(content: string, tools: readonly ToolSpec[], finishReason: string): { calls: ToolCall[]; failures: ToolCallInvalidEvent['failure'][] } {
+  const parsed = finishReason === 'length' ? parseCutReply(content, tools) : parseToolCalls(content, tools);
   return {
     calls: parsed.calls.map((c, i) => ({ id: callId(i), name: c.name, arguments: c.arguments, raw: clip(parsed.raw[i] ?? '') })),
     failures: parsed.failures,

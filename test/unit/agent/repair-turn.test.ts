@@ -242,3 +242,42 @@ describe('text calls (the router\'s tool_call_invalid events)', () => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'repair', problem: 'cut_off', text: { key: 'repairCutOff', args: ['fill'] } }));
   });
 });
+
+describe('a text call the token limit cut (the real router and parser)', () => {
+  const opened = '<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "Dear Ada"}';
+  const whole = '<tool_call>{"name": "fill", "arguments": {"id": 1, "text": "Dear Ada, welcome aboard."}}</tool_call>';
+
+  test.each(['ollama', 'openai'] as const)('over the %s wire, a call the limit left open is not run; the repair asks for the whole call, which fills the field', async (wire) => {
+    const world = pageWorld();
+    server.script({ text: opened, finishReason: 'length' }, { text: whole }, { text: 'Filled in the greeting.' });
+    const events: AgentEvent[] = [];
+    const outcome = await run(task('gemma:2b', { mode: 'xml' }), routerFor(server.url, wire), world, events);
+
+    expect(outcome).toEqual({ kind: 'answered', text: 'Filled in the greeting.' });
+    // The field got the whole text once, never what the limit left of it.
+    expect(world.log).toEqual(['fill 1 Dear Ada, welcome aboard.']);
+    expect(world.fields[1]).toBe('Dear Ada, welcome aboard.');
+    const repair = wireMessages(server.chatRequests()[1]!).at(-1)!;
+    expect(repair.role).toBe('user');
+    expect(repair.content).toMatch(/^Your tool call was not run\. The reply ended inside the arguments of the tool call to "fill", so the call was cut off: write it again, complete\.\nfill takes fill\(id: integer, text: string\)\. Call it again with the whole call\./);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'repair', problem: 'cut_off', text: { key: 'repairCutOff', args: ['fill'] } }));
+  });
+
+  test('the same reply ended by a stop sequence is closed and run', async () => {
+    const world = pageWorld();
+    server.script({ text: opened }, { text: 'Filled in the greeting.' });
+    const outcome = await run(task('gemma:2b', { mode: 'xml' }), routerFor(server.url, 'ollama'), world);
+
+    expect(outcome).toEqual({ kind: 'answered', text: 'Filled in the greeting.' });
+    expect(world.log).toEqual(['fill 1 Dear Ada']);
+  });
+
+  test('a closed call in a reply the limit cut afterwards runs', async () => {
+    const world = pageWorld();
+    server.script({ text: `${whole}\nNext I will check the form for`, finishReason: 'length' }, { text: 'Filled in the greeting.' });
+    await run(task('gemma:2b', { mode: 'xml' }), routerFor(server.url, 'openai'), world);
+
+    expect(world.log).toEqual(['fill 1 Dear Ada, welcome aboard.']);
+    expect(server.chatRequests()).toHaveLength(2);
+  });
+});

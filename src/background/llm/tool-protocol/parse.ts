@@ -32,7 +32,7 @@ import { qwenAgent } from './formats/qwen-agent';
 import { cwmTool } from './formats/cwm';
 import { dspy } from './formats/dspy';
 import { xmlTags } from './formats/xml-tags';
-import type { CallFailure } from './failures';
+import { failureOf, type CallFailure } from './failures';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
 import { standing } from './standing';
@@ -169,24 +169,6 @@ export interface ParseResult {
   raw: string[];
   /** Markup standing as a call would that gives no call to run: unreadable, an unknown tool, or cut off. */
   failures: CallFailure[];
-}
-
-/** The longest markup a failure quotes back. */
-const MAX_FAILURE_RAW = 2000;
-
-const DETAIL: { [P in Problem['problem']]: (name: string | undefined) => string } = {
-  unparsable: (name) => `The tool call${name ? ` to "${name}"` : ''} could not be read: write the tool's name and its arguments as one JSON object.`,
-  unknown_tool: (name) => `There is no tool named "${name ?? ''}": call one of the tools you were given, by its exact name.`,
-  cut_off: (name) => `The reply ended inside the arguments of the tool call${name ? ` to "${name}"` : ''}, so the call was cut off: write it again, complete.`,
-};
-
-function failureOf(problem: Problem, raw: string): CallFailure {
-  return {
-    problem: problem.problem,
-    ...(problem.name ? { name: problem.name } : {}),
-    raw: raw.length > MAX_FAILURE_RAW ? raw.slice(0, MAX_FAILURE_RAW) : raw,
-    detail: DETAIL[problem.problem](problem.name),
-  };
 }
 
 /**
