@@ -5,11 +5,7 @@
  */
 import { fitArguments, misfitArguments } from './fit';
 import { named, isCall, type Attempt, type NameResolver, type ParsedCall, type Problem, type SchemaOf, type Span } from './scan';
-import { parseLooseJson, parsePythonCall, positionalKey, splitTopLevel, type Json } from './values';
-
-function isRecord(value: unknown): value is Record<string, Json> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, parseLooseJson, parsePythonCall, positionalKey, splitTopLevel, type Json } from './values';
 
 const PAIR_NAME = /^(?:parameter|param|arg|argument)?_?name$/i;
 const PAIR_VALUE = /^(?:parameter|param|arg|argument)?_?value$/i;

@@ -7,7 +7,7 @@
  * from the schema ("3" for an integer).
  */
 import type { JsonSchema } from './tools';
-import { parseLooseJson } from './values';
+import { isRecord, parseLooseJson } from './values';
 import { leafText, MAX_XML_DEPTH, readChildren, XmlNode, type XmlChildren } from './xml-tree';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
@@ -100,7 +100,7 @@ export function misfitArguments(args: Record<string, unknown>, schema: JsonSchem
 
 export function fitArguments(args: Record<string, unknown>, schema: JsonSchema | undefined): Record<string, unknown> {
   const fitted = fit(args, branch(schema, 'object') ?? schema, 0);
-  return typeof fitted === 'object' && fitted !== null && !Array.isArray(fitted) ? (fitted as Record<string, unknown>) : args;
+  return isRecord(fitted) ? (fitted as Record<string, unknown>) : args;
 }
 
 function fit(value: unknown, schema: JsonSchema | undefined, depth: number): unknown {

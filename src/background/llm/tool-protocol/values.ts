@@ -162,6 +162,11 @@ const PYTHON_CALL_LIST = /^\[\s*[A-Za-z_][\w.-]*\s*\(/;
 /** An escaped quote right after a bracket, a colon or a comma: where JSON opens a string, not inside one. */
 const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
 
+/** A JSON object: not null, not a list. */
+export function isRecord(value: unknown): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * A call's arguments written as a JSON object, or as a JSON string holding one (encoded twice: Kimi K2 on SGLang);
  * undefined where they are anything else.
@@ -169,7 +174,7 @@ const ESCAPED_QUOTE_OUTSIDE = /[{[:,][ \t]*\\"/;
 export function argumentsObject(text: string): Record<string, Json> | undefined {
   let value = parseLooseJson(text);
   if (typeof value === 'string' && value.trimStart().startsWith('{')) value = parseLooseJson(value);
-  return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** JSON as models write it. Undefined when it cannot be read as JSON at all, or was cut off inside a value. */
@@ -325,7 +330,7 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
   // `name({"a": 1})`: the arguments as one JSON object (Qwen, small models).
   if (/^\s*\{/.test(inner)) {
     const object = pythonLiteral(inner);
-    return object && typeof object === 'object' && !Array.isArray(object) ? { name: head[1]!, arguments: object } : undefined;
+    return isRecord(object) ? { name: head[1]!, arguments: object } : undefined;
   }
   const args: Record<string, Json> = {};
   let positional = 0;

@@ -5,7 +5,7 @@
  * reply inside its arguments was cut off.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
 const CDATA_OPEN = '<![CDATA[';
@@ -110,7 +110,7 @@ export const toolCallNamed: Detector = (ctx) => {
     else if (!m[3] && jsonEnding(body) === 'cut') attempt = { problem: 'cut_off', name: m[1] };
     else {
       const args = parseLooseJson(body);
-      attempt = args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] };
+      attempt = isRecord(args) ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] };
     }
     spans.push(spanOf(m.index, m.index + m[0].length, [attempt], 'token'));
   }

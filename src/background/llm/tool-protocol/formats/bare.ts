@@ -6,7 +6,7 @@
  */
 import { isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { attemptsFromJson, callsFromJson, NAME_KEYS } from '../call-objects';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
 import { callsOfCutList, EXAMPLE_LEAD } from './fenced';
 import { afterLabel, decoratedCallLines, gluedNameLine, inlineCodeCall, pythonCallRun, pythonList, QUOTING, replyStart } from './reply-calls';
 
@@ -271,7 +271,7 @@ export const bare: Detector = (ctx) => {
     // name in bold or code (`**ToolConfirmationDecision**`, DeepSeek-R1 distills on Groq).
     const recipient = /^(\*\*|`)?([A-Za-z_][\w.-]{0,99})\1[ \t]*\n\s*(?=\{)/.exec(whole);
     const args = recipient && ctx.resolve(recipient[2]!) && matchBracket(whole, recipient[0].length) === whole.length ? parseLooseJson(whole.slice(recipient[0].length)) : undefined;
-    if (recipient && args && typeof args === 'object' && !Array.isArray(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[2]!)!, arguments: args }] }];
+    if (recipient && isRecord(args)) return [{ start: first, end: text.length, calls: [{ name: ctx.resolve(recipient[2]!)!, arguments: args }] }];
     const glued = gluedNameLine(ctx, tailEnd);
     if (glued) return [glued];
     const coded = inlineCodeCall(ctx, first, tailEnd);

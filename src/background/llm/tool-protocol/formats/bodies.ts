@@ -7,7 +7,7 @@
  */
 import { isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { attemptsFromJson, isToolDefinitions } from '../call-objects';
-import { argumentsObject, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
+import { argumentsObject, isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 import { namedFunctionsIn } from './attributed';
 import { requiresArguments } from '../tools';
@@ -19,7 +19,7 @@ export function nameIn(body: string): string | undefined {
 
 /** An object holding only a tool's name. */
 function nameOnly(value: Json | undefined): boolean {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const keys = Object.keys(value);
   return keys.length === 1 && ['name', 'tool', 'tool_name', 'function', 'function_name'].includes(keys[0]!) && typeof value[keys[0]!] === 'string';
 }
@@ -114,7 +114,7 @@ function arrowCall(ctx: ScanContext, body: string): Attempt | undefined {
   const inner = body.slice(i + 1, close === -1 ? body.length : close - 1);
   if (!/^\s*--/.test(inner)) {
     const json = parseLooseJson(body.slice(i, close === -1 ? undefined : close));
-    return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, head[1]!, json) : { problem: 'unparsable', name: head[1] };
+    return isRecord(json) ? named(ctx.resolve, head[1]!, json) : { problem: 'unparsable', name: head[1] };
   }
   const args: Record<string, unknown> = {};
   i = 0;
@@ -203,7 +203,7 @@ function namedJsonCall(ctx: ScanContext, body: string): Attempt | undefined {
   // GLM-5.1 closes such a call with its value's closing tag, and chains the next with an arrow.
   if (rest && !/^(?:<\/arg_value>\s*)?(?:→\s*)?$/.test(rest)) return undefined;
   const json = parseLooseJson(body.slice(open, close));
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return { problem: 'unparsable', name };
+  if (!isRecord(json)) return { problem: 'unparsable', name };
   return named(ctx.resolve, name, json as Record<string, unknown>);
 }
 

@@ -6,7 +6,7 @@
  * (parse.ts), so the shape quoted in a sentence stays prose.
  */
 import { matchesOf, named, spanOf, type Detector, type Span } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson } from '../values';
 
 /** `[Tool Call] name=… (id=…) args=` at a line's start, followed by the arguments' `{`. */
 const FIELDS = /^[ \t]*\[Tool Call\][ \t]+name=([\w.:-]{1,100})(?:[ \t]+id=[\w.:-]{1,100})?[ \t]+args=(?=\{)/gim;
@@ -29,7 +29,7 @@ export const bracketFields: Detector = (ctx) => {
       continue;
     }
     const args = parseLooseJson(body);
-    const readable = args !== undefined && args !== null && typeof args === 'object' && !Array.isArray(args);
+    const readable = isRecord(args);
     spans.push(spanOf(start, end, [readable ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1]! }]));
   }
   return spans;

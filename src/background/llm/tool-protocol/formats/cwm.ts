@@ -6,7 +6,7 @@
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { singleInput } from '../call-objects';
-import { parseLooseJson } from '../values';
+import { isRecord, parseLooseJson } from '../values';
 
 const CWM_BLOCK = /<tool:[ \t]*([^>\s]{1,40})[ \t]*>([\s\S]*?)(<\/tool>|$)/gi;
 
@@ -40,7 +40,7 @@ function cwmCall(ctx: ScanContext, label: string, body: string, closed: boolean)
   if (!input) return named(ctx.resolve, name, {});
   if (input.startsWith('{')) {
     const json = parseLooseJson(input);
-    return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, name, json) : { problem: 'unparsable', name };
+    return isRecord(json) ? named(ctx.resolve, name, json) : { problem: 'unparsable', name };
   }
   const args = singleInput(input, ctx.tools.schemaOf(tool));
   return args ? named(ctx.resolve, name, args) : { problem: 'unparsable', name };

@@ -17,7 +17,7 @@
  * Other fields (`[[ ## reasoning ## ]]`, `[[ ## answer ## ]]`) are an answer's, and stay as written.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, parseLooseJson } from '../values';
 
 /** Any field's header on a line of its own. */
 const HEADER = /^[ \t]*\[\[ ## ([\w ]{1,40}) ## \]\][ \t]*$/gm;
@@ -53,7 +53,7 @@ function callAt(ctx: ScanContext, headers: readonly RegExpExecArray[], k: number
     const body = text.slice(headers[argsHeader]!.index + headers[argsHeader]![0].length, fieldEnd(argsHeader)).trim();
     const atEnd = fieldEnd(argsHeader) === text.length;
     const args = body ? parseLooseJson(body) : undefined;
-    if (args && typeof args === 'object' && !Array.isArray(args)) attempt = named(ctx.resolve, name, args);
+    if (isRecord(args)) attempt = named(ctx.resolve, name, args);
     else attempt = atEnd && (!body || jsonEnding(body) === 'cut') ? { problem: 'cut_off', name } : { problem: 'unparsable', name };
   }
   // `[[ ## completed ## ]]` after the call ends its turn: it goes with it.

@@ -8,7 +8,7 @@ import { isCall, spanOf, type Detector, type ParsedCall, type Problem, type Sche
 import { attemptsFromJson, callsFromJson } from '../call-objects';
 import { nameIn } from './bodies';
 import { continueCall } from './continue';
-import { jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';
+import { isRecord, jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';
 import { pythonCallOf } from './special-tokens';
 import { END_TOKENS } from '../stream-openers';
 
@@ -193,7 +193,7 @@ function failedCallFence(lang: string, body: string, resolve: (n: string) => str
     if (problem || !callFence) return problem;
     const named = nameIn(trimmed);
     // A fence that says it is a call (```function_call, ```tool_call) holding an object that is none (`{"id": 1}`, Gemma 3 1B).
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && /call/i.test(lang)) {
+    if (isRecord(value) && /call/i.test(lang)) {
       return named && !resolve(named) ? { problem: 'unknown_tool', name: named } : { problem: 'unparsable', ...(named ? { name: named } : {}) };
     }
     if (value !== undefined || !named) return undefined;

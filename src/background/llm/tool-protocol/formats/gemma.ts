@@ -14,7 +14,7 @@
  * next opener of either kind, so the whole text is read at most twice.
  */
 import { matchesOf, named, spanOf, STRAY_CLOSER, type Attempt, type Detector } from '../scan';
-import { matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
+import { isRecord, matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
 
 /** The call openers; FunctionGemma may write its response opener before a call by mistake (`<start_function_response>call:…`). */
 const OPENER = /<\|tool_call>|<start_function_call>|<start_function_response>(?=call:)/g;
@@ -159,7 +159,7 @@ class BodyReader {
   object(at: number): { args: Record<string, Json>; end: number } | undefined {
     this.i = at;
     const value = this.value(0);
-    return value && typeof value === 'object' && !Array.isArray(value) ? { args: value, end: this.i } : undefined;
+    return isRecord(value) ? { args: value, end: this.i } : undefined;
   }
 
   private value(depth: number): Json | undefined {

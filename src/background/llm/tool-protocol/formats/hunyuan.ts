@@ -6,7 +6,7 @@
  * `<tool_sep>` marks the family: nothing else writes it.
  */
 import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
 const SUFFIX = '(?::[\\w-]{1,20})?';
@@ -22,7 +22,7 @@ function callOf(ctx: ScanContext, name: string, body: string, closed: boolean): 
   if (trimmed.startsWith('{')) {
     if (!closed && jsonEnding(trimmed) === 'cut') return { problem: 'cut_off', name };
     const json = parseLooseJson(trimmed);
-    return json && typeof json === 'object' && !Array.isArray(json) ? named(ctx.resolve, name, json as Record<string, unknown>) : { problem: 'unparsable', name };
+    return isRecord(json) ? named(ctx.resolve, name, json as Record<string, unknown>) : { problem: 'unparsable', name };
   }
   const args: Record<string, unknown> = {};
   for (const m of matchesOf(PAIR, body)) {

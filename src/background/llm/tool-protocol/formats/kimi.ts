@@ -11,7 +11,7 @@
  *   call wherever it stands. Its response and message markers are template tokens (parse.ts drops them).
  */
 import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { argumentsObject, jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { argumentsObject, isRecord, jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
 
 const K2_LINE = /^[ \t]*(?:<\|tool_calls_section_begin\|>[ \t]*)?(?:functions\.)?([\w.-]{1,100}):\d{1,4}[ \t]*<\|tool_call_argument_begin\|>/gm;
@@ -96,7 +96,7 @@ function xtmlCall(ctx: ScanContext, name: string, body: string, closed: boolean)
     const value = body.slice(from, end);
     if (m[1] === 'json') {
       const json = parseLooseJson(value.trim());
-      if (!json || typeof json !== 'object' || Array.isArray(json)) return { problem: 'unparsable', name };
+      if (!isRecord(json)) return { problem: 'unparsable', name };
       Object.assign(args, json);
     } else if (attrs.key) args[attrs.key] = typedValue(value, attrs.type);
   }

@@ -6,7 +6,7 @@
  * Each names an offered tool (an unknown one after Gorilla's marker is a failure) and stands on lines of its own.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type Span } from '../scan';
-import { matchBracket, parseLooseJson, parsePythonCall } from '../values';
+import { isRecord, matchBracket, parseLooseJson, parsePythonCall } from '../values';
 
 const GORILLA_LINE = /^[ \t]*<<function>>[^\n]*/gm;
 const LABEL_PAIR = /^[ \t]*TOOL_CALL:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*\r?\n[ \t]*ARGS:[ \t]*(?=\{)/gm;
@@ -36,7 +36,7 @@ export const labelCalls: Detector = (ctx) => {
       if (close === -1) break;
       covered = close;
       const args = parseLooseJson(text.slice(open, close));
-      spans.push(spanOf(m.index, close, [args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] }]));
+      spans.push(spanOf(m.index, close, [isRecord(args) ? named(ctx.resolve, m[1]!, args) : { problem: 'unparsable', name: m[1] }]));
     }
   }
   const head = CHATGLM_HEAD.exec(text);

@@ -13,7 +13,7 @@
  * every call (parse.ts).
  */
 import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type NameResolver, type Span } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
 import { contentEnd } from './bare';
 
 /**
@@ -80,7 +80,7 @@ function lineAttempt(stretch: string, rawName: string, paren: boolean, open: boo
     return call ? named(resolve, rawName, call.arguments) : { problem: 'unparsable', name: rawName };
   }
   const args = parseLooseJson(body);
-  return args && typeof args === 'object' && !Array.isArray(args) ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
+  return isRecord(args) ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
 }
 
 /** `[tool_call: name…]` starting a line (also `TOOL_CALL`, `function_call`). */
@@ -121,7 +121,7 @@ export const bracketLines: Detector = (ctx) => {
 
 function jsonAttempt(json: string, rawName: string, resolve: NameResolver): Attempt {
   const args = parseLooseJson(json);
-  return args && typeof args === 'object' && !Array.isArray(args) ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
+  return isRecord(args) ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
 }
 
 /** `key 'value' and key2 'value2'`: each value a string as written (unquoted ones read as JSON where they are). */

@@ -17,7 +17,7 @@ import { pythonCallOf } from './special-tokens';
 import type { Fence } from './fenced';
 import { requiresArguments } from '../tools';
 import { singleInput } from '../call-objects';
-import { jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson } from '../values';
 
 /** An action's line: its name, a gloss in parentheses after it dropped. */
 export const ACTION_LINE = /Action:[ \t]*([^\s()][^\n()]{0,99}?)[ \t]*(?:\([^)\n]{0,200}\))?[ \t]*\r?\n/;
@@ -38,7 +38,7 @@ function inputOf(ctx: ScanContext, name: string, text: string, from: number): { 
   const json = close === -1 ? text.slice(open).trim() : text.slice(open, close);
   if (close === -1 && jsonEnding(json) === 'cut') return { attempt: { problem: 'cut_off', name }, end };
   const args = parseLooseJson(json);
-  return { attempt: args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name, args) : { problem: 'unparsable', name }, end };
+  return { attempt: isRecord(args) ? named(ctx.resolve, name, args) : { problem: 'unparsable', name }, end };
 }
 
 /** Where words given as an input end: at the next ReAct line (the model running on past its stop) or the reply's end. */
@@ -78,7 +78,7 @@ function actionCallAt(ctx: ScanContext, m: RegExpExecArray): { attempt: Attempt;
   const inner = ctx.text.slice(open + 1, close - 1).trim();
   // One JSON object between the brackets: the arguments.
   const json = inner.startsWith('{') ? parseLooseJson(inner) : undefined;
-  if (json && typeof json === 'object' && !Array.isArray(json)) return { attempt: named(ctx.resolve, name, json), end: close };
+  if (isRecord(json)) return { attempt: named(ctx.resolve, name, json), end: close };
   // The paper's `Search[words]`: the words, unquoted, are the input.
   if (ctx.text[open] === '[') {
     const input = singleInput(inner.replace(/^(["'])(.*)\1$/s, '$2'), ctx.tools.schemaOf(ctx.resolve(name)!));

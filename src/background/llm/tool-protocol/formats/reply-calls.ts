@@ -5,7 +5,7 @@
  */
 import { type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { callsFromJson } from '../call-objects';
-import { matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { isRecord, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 
@@ -28,7 +28,7 @@ function strayQuoteDropped(inner: string | undefined): string | undefined {
 function callingWithArguments(part: string): { name: string; arguments: Record<string, unknown> } | undefined {
   const head = /^Calling tool:\s*([A-Za-z_][\w.-]{0,99})\s+with arguments:\s*(?=\{)/.exec(part);
   const args = head ? parseLooseJson(part.slice(head[0].length)) : undefined;
-  return head && args && typeof args === 'object' && !Array.isArray(args) ? { name: head[1]!, arguments: args } : undefined;
+  return head && isRecord(args) ? { name: head[1]!, arguments: args } : undefined;
 }
 
 export function pythonList(text: string, resolve: ScanContext['resolve']): { calls: ParsedCall[]; problems: Problem[] } | undefined {
@@ -171,7 +171,7 @@ export function gluedNameLine(ctx: ScanContext, tailEnd: number): Span | undefin
   const head = NAME_AFTER_SENTENCE.exec(text.slice(Math.max(lineStart, open - 200), open));
   const name = head && ctx.resolve(head[1]!);
   const args = name ? parseLooseJson(text.slice(open, tailEnd)) : undefined;
-  if (!name || !args || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  if (!name || !isRecord(args)) return undefined;
   const start = open - head[0].length + head[0].indexOf(head[1]!);
   return { start, end: tailEnd, calls: [{ name, arguments: args }], glue: 'tail' };
 }

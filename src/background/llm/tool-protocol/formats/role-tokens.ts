@@ -11,7 +11,7 @@
  * Code sent to an interpreter FoxAgent does not offer is an `unknown_tool` failure, never prose.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson } from '../values';
 
 const CONTENT = '<|content|>';
 const STOP = '<|stop|>';
@@ -37,7 +37,7 @@ function contentAttempt(ctx: ScanContext, recipient: string, content: string, at
   if (body.startsWith('{')) {
     if (atEnd && jsonEnding(body) === 'cut') return { problem: 'cut_off', name: recipient };
     const args = parseLooseJson(body);
-    if (args && typeof args === 'object' && !Array.isArray(args)) return named(ctx.resolve, recipient, args);
+    if (isRecord(args)) return named(ctx.resolve, recipient, args);
   }
   // Code for `python` (or anything else that is not JSON arguments): a call of an offered tool by that name takes it as its code.
   if (!ctx.resolve(recipient)) return { problem: 'unknown_tool', name: recipient };
@@ -120,7 +120,7 @@ export const functionaryRecipients: Detector = (ctx) => {
       const json = text.slice(i, close === -1 ? undefined : close);
       const args = close === -1 && jsonEnding(json) === 'cut' ? undefined : parseLooseJson(json);
       const attempt: Attempt =
-        args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, mark.name, args) : { problem: close === -1 && !args ? 'cut_off' : 'unparsable', name: mark.name };
+        isRecord(args) ? named(ctx.resolve, mark.name, args) : { problem: close === -1 && !args ? 'cut_off' : 'unparsable', name: mark.name };
       const end = close === -1 ? text.length : close;
       spans.push(spanOf(mark.start, end, [attempt], 'anywhere'));
       covered = end;

@@ -3,7 +3,7 @@ import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type Par
 import { attemptFromObject, attemptsFromJson } from '../call-objects';
 import { JsonRunScan } from '../value-scans';
 import { invokesIn } from './invoke';
-import { jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';
@@ -30,7 +30,7 @@ function deepseekCall(ctx: ScanContext, inside: string, open: boolean): Attempt[
   const json = body.match(/```(?:json)?\s*([\s\S]*?)(?:```|$)/)?.[1] ?? body;
   const args = parseLooseJson(json);
   if (open && jsonEnding(json.trim()) === 'cut') return [{ problem: 'cut_off', name }];
-  if (args && typeof args === 'object' && !Array.isArray(args)) return [named(ctx.resolve, name, args)];
+  if (isRecord(args)) return [named(ctx.resolve, name, args)];
   return [{ problem: 'unparsable', name }];
 }
 
@@ -56,7 +56,7 @@ export const deepseek: Detector = (ctx) => {
     const [name = '', json = ''] = block.split(DS_SEP);
     if (!block.trim()) return [spanOf(start, end, [{ problem: open ? 'cut_off' : 'unparsable' }], 'anywhere')];
     const args = parseLooseJson(json);
-    const attempt: Attempt = args && typeof args === 'object' && !Array.isArray(args) ? named(ctx.resolve, name.trim(), args) : { problem: open ? 'cut_off' : 'unparsable', name: name.trim() };
+    const attempt: Attempt = isRecord(args) ? named(ctx.resolve, name.trim(), args) : { problem: open ? 'cut_off' : 'unparsable', name: name.trim() };
     return [spanOf(start, end, [attempt], 'anywhere')];
   }
   for (const m of matchesOf(DS_CALL, ctx.text.slice(start, end))) attempts.push(...deepseekCall(ctx, m[1]!, open));
@@ -99,7 +99,7 @@ export function jsonArgumentsAt(text: string, at: number, wholeLine = false): { 
   if (close === -1 && jsonEnding(body) === 'cut') return { end: text.length, problem: 'cut_off' };
   const args = parseLooseJson(body);
   const end = close === -1 ? text.length : close;
-  return args && typeof args === 'object' && !Array.isArray(args) ? { end, args } : { end, problem: 'unparsable' };
+  return isRecord(args) ? { end, args } : { end, problem: 'unparsable' };
 }
 
 /**

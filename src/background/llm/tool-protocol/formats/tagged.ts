@@ -5,7 +5,7 @@
  */
 import { isCall, matchesOf, named, Regions, spanOf, STRAY_CLOSER, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { singleInput } from '../call-objects';
-import { decodeEntities, jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { decodeEntities, isRecord, jsonEnding, matchBracket, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 import { OpenValueScan } from '../value-scans';
 import { readBody, type BodyReaders } from './bodies';
@@ -57,7 +57,7 @@ function functionCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt |
   if (elements && declared && Object.keys(elements).every((k) => k in declared)) return named(ctx.resolve, head[1]!, elements);
   if (open && jsonEnding(inner.trim()) === 'cut') return { problem: 'cut_off', name: head[1] };
   const json = parseLooseJson(withoutStrayQuote(inner));
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
+  if (!isRecord(json)) return ctx.resolve(head[1]!) ? { problem: 'unparsable', name: head[1] } : undefined;
   return named(ctx.resolve, head[1]!, json);
 }
 
@@ -457,7 +457,7 @@ function brokenFunctionTags(ctx: ScanContext): Span[] {
       if (!tagged) continue;
     } else end += '</function>'.length;
     const json = parseLooseJson(ctx.text.slice(open, close));
-    if (!json || typeof json !== 'object' || Array.isArray(json)) continue;
+    if (!isRecord(json)) continue;
     spans.push(spanOf(m.index, end, [named(ctx.resolve, (m[1] ?? m[2] ?? m[3] ?? m[4])!, json)]));
   }
   return spans;

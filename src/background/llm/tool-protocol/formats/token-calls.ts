@@ -10,7 +10,7 @@
  *   `<|plamo:end_tool_request:plamo|>`. (Its `<|plamo:tag|>` after the block goes as the template's other tokens do.)
  */
 import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
-import { jsonEnding, parseLooseJson } from '../values';
+import { isRecord, jsonEnding, parseLooseJson } from '../values';
 import { escapeRegExp } from '../stream-openers';
 import { XmlNode } from '../xml-tree';
 
@@ -73,5 +73,5 @@ function plamoCall(ctx: ScanContext, piece: string): Attempt {
   const json = args.value.replace(/^\s*(?:<\|plamo:constrain\|>\s*json\s*)?(?:<\|plamo:msg\|>)?/, '').trim();
   if (!args.closed && (!json || jsonEnding(json) === 'cut')) return { problem: 'cut_off', name: callName };
   const value = json ? parseLooseJson(json) : {};
-  return value && typeof value === 'object' && !Array.isArray(value) ? named(ctx.resolve, callName, value) : { problem: 'unparsable', name: callName };
+  return isRecord(value) ? named(ctx.resolve, callName, value) : { problem: 'unparsable', name: callName };
 }

@@ -3,7 +3,7 @@
  * named by an attribute (`<arg name="…">`), one element per argument (MiniMax M3), and an invoke's JSON body.
  */
 import { matchesOf, type ScanContext } from '../scan';
-import { parseLooseJson } from '../values';
+import { isRecord, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 
 /**
@@ -68,7 +68,7 @@ export function jsonBody(body: string): Record<string, unknown> | undefined {
   const trimmed = body.trim();
   if (!trimmed.startsWith('{')) return undefined;
   const json = parseLooseJson(trimmed);
-  return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  return isRecord(json) ? (json as Record<string, unknown>) : undefined;
 }
 
 

@@ -1,6 +1,6 @@
 /** Tools written as their own XML tags: `<click id="3" />` or `<fill><id>3</id><text>hi</text></fill>` (Cline style). */
 import { matchesOf, type Detector, type ScanContext, type Span } from '../scan';
-import { decodeEntities, parseLooseJson } from '../values';
+import { decodeEntities, isRecord, parseLooseJson } from '../values';
 import { closingTagIndex, firstFrom, readChildren } from '../xml-tree';
 
 const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v';
@@ -64,7 +64,7 @@ function argumentsIn(body: string, siblings: ReadonlySet<string> | undefined): R
   const children = readChildren(body, siblings) ?? (siblings ? readChildren(body) : undefined);
   if (children) return Object.fromEntries([...children].map(([key, nodes]) => [key, nodes.length === 1 ? nodes[0]! : nodes]));
   const json = trimmed.startsWith('{') ? parseLooseJson(trimmed) : undefined;
-  return json && typeof json === 'object' && !Array.isArray(json) ? json : undefined;
+  return isRecord(json) ? json : undefined;
 }
 
 /** The property names of a tool's schema, lower-cased: the elements its body may hold. */
