@@ -226,3 +226,9 @@ export function mayBeLeftoverCloser(held: string): boolean {
   const rest = held.trimStart().toLowerCase();
   return rest.length < 32 && LEFTOVER_CLOSERS.some((c) => c.startsWith(rest) || (rest.startsWith(c) && /^[ \t]*$/.test(rest.slice(c.length))));
 }
+
+/** Whether held text after a finished call may still become what belongs to it (STRAY_CLOSER): a wrapper's closing tag (`\n</tool_`), `<|>`, brackets written once too often. */
+export function strayCloserAhead(held: string): boolean {
+  const rest = held.trimStart().toLowerCase();
+  return held.length < 64 && (rest === '' || /^[}\]]{1,3}[ \t]*$/.test(rest) || ['</tool_call>', '</tool_calls>', '</function_call>', '</toolcall>', '</s>', '<|>', '<tool_call|>'].some((t) => t.startsWith(rest)));
+}

@@ -15,9 +15,10 @@
 import { LEFTOVER_CLOSER, STRAY_CLOSER } from './scan';
 import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
-import { feedCloser, finalCloserEnd, mayBeLeftoverCloser, shownUnclosed } from './stream-closers';
+import { feedCloser, finalCloserEnd, mayBeLeftoverCloser, shownUnclosed, strayCloserAhead } from './stream-closers';
 import { END_OF_REPLY_EOS, firstOf, nextCandidate, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
-import { createRecogniser, inPlaceReader, strayCloserAhead, type Position } from './stream-recognise';
+import { createRecogniser, type Position } from './stream-recognise';
+import { inPlaceReader } from './stream-in-place';
 import { ShownText } from './stream-shown';
 import { turnEndHolder } from './turn-end';
 
