@@ -45,7 +45,7 @@ function argumentsOf(value: Json | undefined): Record<string, unknown> | undefin
   return undefined;
 }
 
-export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'inputs', 'tool_input', 'action_input'] as const;
+export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'params', 'input', 'inputs', 'tool_input', 'action_input', 'tool_arguments', 'tool_args'] as const;
 
 /** The argument keys of LangChain's agents, whose value may be words for a single-input tool. */
 const WORDS_KEYS: readonly string[] = ['tool_input', 'action_input'];

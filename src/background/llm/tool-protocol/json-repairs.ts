@@ -56,6 +56,17 @@ function quotedObjectEnd(text: string, open: number): number {
 /** What may follow a string's closing quote, after blanks. */
 const AFTER_STRING = /[\s,:}\]]/;
 
+/** A letter, as stands on both sides of an apostrophe. */
+const LETTER = /\p{L}/u;
+
+/**
+ * Whether the quote at `i` ends the string it is in. A `'` between two letters is an apostrophe (`'It's fresh'`, a model
+ * quoting words in Python's single quotes): no string ends there in any text that can be read.
+ */
+export function endsString(text: string, i: number, quote: string): boolean {
+  return text[i] === quote && !(quote === "'" && LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? ''));
+}
+
 /**
  * At a `'` opening a JSON object in single quotes whose first `'` after it cannot end a string (an apostrophe inside, as
  * `'{"text": "Doctor's"}'`): the index of the `'` that ends it, after the object's closing `}`. -1 where there is none,
@@ -88,14 +99,14 @@ export function strictify(text: string): string {
       // A backslash JSON cannot escape with (a Windows path's `C:\Users`) is the backslash itself: the only reading. A string
       // holding one was written with its backslashes unescaped, so they all are (`C:\Users\me\test.txt`, not a tab).
       let raw = false;
-      for (let k = i + 1; k < text.length && text[k] !== ch; k++) {
+      for (let k = i + 1; k < text.length && !endsString(text, k, ch); k++) {
         if (text[k] !== '\\' || k + 1 >= text.length) continue;
         raw ||= text[k + 1] !== "'" && !validEscape(text, k);
         k++;
       }
       let j = i + 1;
       let body = '';
-      while (j < text.length && text[j] !== ch) {
+      while (j < text.length && !endsString(text, j, ch)) {
         if (text[j] === '\\' && j + 1 < text.length) {
           const next = text[j + 1]!;
           body += next === "'" ? "'" : next === '"' || next === '\\' || (!raw && validEscape(text, j)) ? text.slice(j, j + 2) : `\\\\${next}`;

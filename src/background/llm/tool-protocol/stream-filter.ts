@@ -108,7 +108,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     gluedAsked = false;
   };
 
-  const { holdsCalls, callsOnly, standsBeforeWords, standsBeforeGluedWord, shownPieces } = inPlaceReader(tools, shown);
+  const { holdsCalls, callsOnly, failsOnlyEndingReply, standsBeforeWords, standsBeforeGluedWord, shownPieces } = inPlaceReader(tools, shown);
 
   const open = (spec: CloserSpec): Closer => {
     const c = { ...spec, seen: 0, decided: OPEN } as Closer;
@@ -144,6 +144,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
           const stretch = held.slice(0, end);
           if (closer.kind === 'balanced' && closer.endOnly && callsOnly(stretch, closer.mid)) {
             // `name(…)` after prose is a call only if the reply ends with it: wait and see.
+            closer = open({ kind: 'trailing', length: end });
+            continue;
+          }
+          if (closer.kind === 'fence' && failsOnlyEndingReply(stretch, closer.mid)) {
+            // A fence that fails as a call only as the whole reply (naming no offered tool): wait and see whether the reply ends with it.
             closer = open({ kind: 'trailing', length: end });
             continue;
           }

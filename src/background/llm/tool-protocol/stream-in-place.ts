@@ -35,6 +35,11 @@ export function inPlaceReader(tools: readonly ToolInput[], shown: ShownText) {
     standsBeforeWords: (stretch: string, mid = false) => parseInPlace(`${stretch} and`, mid).calls.length > 0,
     /** Whether calls opening the reply stay calls with a word glued right after them (LFM2's list with its call tokens stripped: `[f()]Fetching…`). */
     standsBeforeGluedWord: (stretch: string) => parseInPlace(`${stretch}And`, false).calls.length > 0,
+    /** Whether the stretch holds failed calls only, which words after it would leave prose (a fenced unknown tool's JSON as the whole reply). */
+    failsOnlyEndingReply: (stretch: string, mid = false) => {
+      const parsed = parseInPlace(stretch, mid);
+      return parsed.calls.length === 0 && parsed.failures.length > 0 && parseInPlace(`${stretch}\n\nAnd`, mid).failures.length === 0;
+    },
     /** Whether the stretch holds calls of offered tools and nothing that fails. */
     callsOnly: (stretch: string, mid = false) => {
       const parsed = parseInPlace(stretch, mid);

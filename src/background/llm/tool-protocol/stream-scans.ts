@@ -6,6 +6,10 @@ export class BracketScan {
   private readonly stack: string[];
   private quote = '';
   private escaped = false;
+  /** The character read before, inside a string: a `'` after a letter may be an apostrophe. */
+  private previous = '';
+  /** A `'` after a letter ended the last piece: it ends the string unless a letter comes next (`endsString`). */
+  private apostrophe = false;
 
   constructor(open: string, private readonly start: number) {
     this.stack = [open === '{' ? '}' : open === '[' ? ']' : ')'];
@@ -15,14 +19,26 @@ export class BracketScan {
   feed(text: string, offset: number): number {
     for (let j = Math.max(0, this.start + 1 - offset); j < text.length; j++) {
       const ch = text[j]!;
+      if (this.apostrophe) {
+        this.apostrophe = false;
+        if (!LETTER.test(ch)) this.quote = '';
+      }
       if (this.quote) {
+        const previous = this.previous;
+        this.previous = ch;
         if (this.escaped) this.escaped = false;
         else if (ch === '\\') this.escaped = true;
-        else if (ch === this.quote) this.quote = '';
+        else if (ch === this.quote) {
+          if (ch !== "'" || !LETTER.test(previous)) this.quote = '';
+          else if (j + 1 === text.length) this.apostrophe = true;
+          else if (!LETTER.test(text[j + 1]!)) this.quote = '';
+        }
         continue;
       }
-      if (ch === '"' || ch === "'") this.quote = ch;
-      else if (ch === '{') this.stack.push('}');
+      if (ch === '"' || ch === "'") {
+        this.quote = ch;
+        this.previous = '';
+      } else if (ch === '{') this.stack.push('}');
       else if (ch === '[') this.stack.push(']');
       else if (ch === '(') this.stack.push(')');
       else if (ch === this.stack.at(-1)) {
@@ -33,6 +49,9 @@ export class BracketScan {
     return -1;
   }
 }
+
+/** A letter, as stands on both sides of an apostrophe. */
+const LETTER = /\p{L}/u;
 
 /** The opening line of a fence at the start of `text`: its marker, language and where the body starts. */
 export function fenceOpening(text: string): { marker: string; lang: string; lineLength: number; body: number } | 'partial' | undefined {

@@ -3,7 +3,7 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, escapeStrayQuotes, quotedObjectClose, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted, withTuplesAsLists } from './json-repairs';
+import { closeOpen, endsString, escapeStrayQuotes, quotedObjectClose, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted, withTuplesAsLists } from './json-repairs';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -18,7 +18,7 @@ export function matchBracket(text: string, start: number, limit = text.length): 
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;
-      else if (ch === quote) quote = '';
+      else if (endsString(text, i, quote)) quote = '';
       continue;
     }
     if (ch === '"' || ch === "'") quote = ch;
@@ -43,7 +43,7 @@ function nestsDeeperThan(text: string, limit: number): boolean {
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;
-      else if (ch === quote) quote = '';
+      else if (endsString(text, i, quote)) quote = '';
     } else if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '{' || ch === '[') {
       if (++depth > limit) return true;
@@ -72,7 +72,7 @@ export function jsonEnding(text: string): 'closed' | 'repairable' | 'cut' {
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;
-      else if (ch === quote) {
+      else if (endsString(text, i, quote)) {
         quote = '';
         settle('after');
       }
@@ -367,7 +367,7 @@ export function splitTopLevel(text: string, separators = ','): string[] {
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;
-      else if (ch === quote) quote = '';
+      else if (endsString(text, i, quote)) quote = '';
       continue;
     }
     if (ch === '"' || ch === "'") quote = ch;

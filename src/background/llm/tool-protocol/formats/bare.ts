@@ -7,7 +7,7 @@
 import { isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { attemptsFromJson, callsFromJson, NAME_KEYS } from '../call-objects';
 import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
-import { callsOfCutList, EXAMPLE_LEAD } from './fenced';
+import { callsOfCutList, EXAMPLE_LEAD, mixedCallList } from './fenced';
 import { afterLabel, decoratedCallLines, gluedNameLine, inlineCodeCall, pythonCallRun, pythonList, QUOTING, replyStart } from './reply-calls';
 
 /** A Python list of `(name, {arguments})` tuples, each naming an offered tool (Mistral's API models in BFCL). */
@@ -233,7 +233,9 @@ export const bare: Detector = (ctx) => {
             : start === first && ch === '[' && /^[ \t]*\r?\n/.test(text.slice(stop))
               ? unreadableCallList(ctx, text.slice(start, stop))
               : undefined;
-      if (whole) spans.push({ start, end: stop, calls: [], problems: [whole] });
+      // A JSON call list as the whole reply naming offered tools and others: its calls, and an unknown tool for each other.
+      const mixed = whole?.problem === 'unknown_tool' ? mixedCallList(text.slice(start, stop), ctx.resolve, ctx.tools.schemaOf) : undefined;
+      if (whole) spans.push({ start, end: stop, calls: mixed?.calls ?? [], problems: mixed?.problems ?? [whole] });
       continue;
     }
     // The `$` copied from `$JSON_BLOB` goes with the call.

@@ -174,6 +174,18 @@ export function callsOfCutList(body: string, resolve: (n: string) => string | un
   return items?.length ? callsFromJson(items, resolve, schemaOf) : undefined;
 }
 
+/**
+ * A JSON call list naming offered tools and others (`[{"name": "click", …}, {"name": "press", …}]`): its calls, and an
+ * `unknown_tool` for each other item. Undefined unless it calls an offered tool and every other item only names another.
+ */
+export function mixedCallList(text: string, resolve: (n: string) => string | undefined, schemaOf?: SchemaOf): Pick<Span, 'calls' | 'problems'> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('[')) return undefined;
+  const attempts = attemptsFromJson(parseLooseJson(trimmed), resolve, schemaOf);
+  if (!attempts?.some(isCall) || !attempts.every((a) => isCall(a) || a.problem === 'unknown_tool')) return undefined;
+  return { calls: attempts.filter(isCall), problems: attempts.filter((a): a is Problem => !isCall(a)) };
+}
+
 const ASSIGNMENT = /^([A-Za-z_]\w{0,60})[ \t]*=(?!=)[ \t]*/;
 const PRINTED_NAME = /^print\([ \t]*([A-Za-z_]\w{0,60})[ \t]*\)$/;
 
@@ -185,7 +197,7 @@ const PRINTED_NAME = /^print\([ \t]*([A-Za-z_]\w{0,60})[ \t]*\)$/;
 function failedCallFence(lang: string, body: string, resolve: (n: string) => string | undefined, closed: boolean, wholeReply: boolean, schemaOf?: SchemaOf): Problem | undefined {
   const callFence = /^(?:tool|function_?call)/i.test(lang);
   const trimmed = body.replace(LABEL_LINE, '').trim();
-  if (trimmed.startsWith('{')) {
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const value = parseLooseJson(trimmed);
     const problem = attemptsFromJson(value, resolve, schemaOf)?.find((a): a is Problem => !isCall(a));
     // Any fence holding a call of an offered tool is one (fenced calls count): one whose arguments cannot be read is the call tried.
@@ -257,6 +269,12 @@ export const fenced: Detector = (ctx) => {
     const whole = calls ? undefined : callsOfCutList(fence.body, ctx.resolve, ctx.tools.schemaOf);
     if (whole) {
       spans.push({ start, end, calls: whole, problems: [{ problem: 'cut_off' }] });
+      continue;
+    }
+    // A list of calls naming offered tools and others: its calls, and an unknown tool for each other, as in a wrapper.
+    const mixed = calls ? undefined : mixedCallList(fence.body.replace(LABEL_LINE, ''), ctx.resolve, ctx.tools.schemaOf);
+    if (mixed) {
+      spans.push({ start, end, ...mixed });
       continue;
     }
     // Command R+ and LangChain's structured chat write `Action:` on the line before their call's fence (Command R+ also

@@ -167,25 +167,47 @@ export const mistral: Detector = (ctx) => {
  * Llama 3.x: `<|python_tag|>` then JSON call(s) separated by `;`, or a Python call, or a built-in
  * tool's `brave_search.call(query="…")` (a call only of an offered tool of that name). JSON calls
  * of offered tools may be followed by prose (`{"name": …} Done.`): the calls end at their last
- * brace. Code for the code interpreter is not a call of any tool, and stays text.
+ * brace. Code for the code interpreter is not a call of any tool, and stays text. A body ends at
+ * `<|eom_id|>` or `<|eot_id|>`; a model that runs on past it (a new header, another tag) may tag
+ * another call, read the same way.
  */
 export const pythonTag: Detector = (ctx) => {
-  const m = /<\|python_tag\|>/.exec(ctx.text);
-  if (!m || ctx.isProtected(m.index)) return [];
-  const bodyEnd = ctx.text.slice(m.index).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
-  const end = bodyEnd === -1 ? ctx.text.length : m.index + bodyEnd;
-  const bodyAt = m.index + m[0].length;
+  const spans: Span[] = [];
+  const tags = /<\|python_tag\|>/g;
+  for (let m = tags.exec(ctx.text); m; m = tags.exec(ctx.text)) {
+    if (ctx.isProtected(m.index)) continue;
+    const bodyAt = m.index + m[0].length;
+    const bodyEnd = ctx.text.slice(bodyAt).search(/<\|(eom_id|eot_id|eom|eot)\|>/);
+    const end = bodyEnd === -1 ? ctx.text.length : bodyAt + bodyEnd;
+    const span = pythonTagAt(ctx, m.index, bodyAt, end);
+    if (span) spans.push(span);
+    // The body runs to its end token, tags inside it included (Llama 3.2 writes one before each call): each is read once.
+    tags.lastIndex = Math.max(tags.lastIndex, end);
+  }
+  return spans;
+};
+
+/** The call markup of the python tag at `start`, its body from `bodyAt` to `end`. */
+function pythonTagAt(ctx: ScanContext, start: number, bodyAt: number, end: number): Span | undefined {
   const run = new JsonRunScan(bodyAt).feed(ctx.text.slice(0, end), 0);
   if (run >= 0) {
     const attempts = pythonTagAttempts(ctx, ctx.text.slice(bodyAt, run));
-    if (attempts?.length && attempts.every(isCall)) return [spanOf(m.index, run, attempts, 'token')];
+    if (attempts?.length && attempts.every(isCall)) return spanOf(start, run, attempts, 'token');
   }
-  const attempts = pythonTagAttempts(ctx, ctx.text.slice(bodyAt, end));
+  const body = ctx.text.slice(bodyAt, end);
+  const attempts = pythonTagAttempts(ctx, body) ?? unreadableJsonCall(ctx, body, end === ctx.text.length);
   // Anything else after the tag is code for the code interpreter: a tool FoxAgent does not offer.
   // (Only where the tag starts its line: a tag named in a sentence is prose.)
-  if (!attempts) return ctx.text.slice(bodyAt, end).trim() ? [spanOf(m.index, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }])] : [];
-  return attempts.length ? [spanOf(m.index, end, attempts, 'token')] : [];
-};
+  if (!attempts) return body.trim() ? spanOf(start, end, [{ problem: 'unknown_tool', name: 'code_interpreter' }]) : undefined;
+  return attempts.length ? spanOf(start, end, attempts, 'token') : undefined;
+}
+
+/** A body that is a call's JSON which cannot be read (`{"name": "f", "parameters": {"data": "[{"-`): cut off where the reply ended inside it. */
+function unreadableJsonCall(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] | undefined {
+  const head = /^\s*\{\s*"(?:name|function)"\s*:\s*"([\w.-]{1,100})"\s*,/.exec(body);
+  if (!head || !ctx.resolve(head[1]!)) return undefined;
+  return [{ problem: atEnd && matchBracket(body, body.indexOf('{')) === -1 ? 'cut_off' : 'unparsable', name: head[1] }];
+}
 
 /** The calls in a python tag's body, or undefined when it holds code (not calls); calls may also stand one per line. */
 function pythonTagAttempts(ctx: ScanContext, text: string): Attempt[] | undefined {

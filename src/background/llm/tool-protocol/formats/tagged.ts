@@ -281,7 +281,9 @@ function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecAr
     // GLM's argument tokens make `<tool_call>` a special-token pair too.
     const anywhere = closed && (w.pairAnywhere || isBlock(body) || SPECIAL_ARGUMENT_TOKEN.test(body));
     // Closed and starting its line, any wrapper may have words after it, as a special token may (Qwen2.5-Coder's `<tools>…</tools> Done.`).
-    spans.push(spanOf(m.index, jsonEnd !== -1 ? from + jsonEnd : end, attempts, anywhere ? 'anywhere' : closed ? 'token' : w.glue));
+    const span = spanOf(m.index, jsonEnd !== -1 ? from + jsonEnd : end, attempts, anywhere ? 'anywhere' : closed ? 'token' : w.glue);
+    // A call left open and opened again holding the same call is one call written twice (Laguna's stutter): it runs once.
+    spans.push(!closed && limit === nextOpen && nextOpen < ctx.text.length ? { ...span, once: true } : span);
   }
   return spans;
 }
