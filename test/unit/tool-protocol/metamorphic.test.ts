@@ -110,6 +110,10 @@ const WHOLE_REPLY_ONLY = new Set([
   'round35: glm-4-9b-chat-openai-server-name-newline-json-in-content',
   'round35: nexusraven-v2-pythonic-two-calls-semicolon-tuple-args',
   'round35: deepseek-coder-v2-ollama-ai-sdk-json-fence-tellAJoke',
+  // A ReAct step fenced whole, opening the reply (crewAI's cassettes).
+  'round36: crewai-gpt41mini-fenced-react-action-with-invented-observation-and-final-answer',
+  'round36: crewai-gpt4o-mini-react-in-unclosed-code-fence',
+  'round36: crewai-gpt4o-mini-react-unclosed-fence-json-input-trailing-space',
 ]);
 
 describe('a line of prose before the call', () => {
@@ -153,6 +157,9 @@ const ROLE_HEADED = new Set([
   // Ollama's Glimmer tests, which open with the same header.
   'round32: muse-glimmer-shape_atem-invoke_stray-message-token-in-invoke-name',
   'round32: muse-glimmer-shape_self-reasoning-then-atem-call-missing-recipient',
+  // mistral.rs's Atem parser tests again, opening with the same header.
+  'round36: atem-self-channel-reasoning-then-namespaced-invoke',
+  'round36: atem-two-turn-parallel-invokes-no-params',
 ]);
 
 describe('reasoning before the reply', () => {
