@@ -110,6 +110,9 @@ const WHOLE_REPLY_ONLY = new Set([
   'round35: glm-4-9b-chat-openai-server-name-newline-json-in-content',
   'round35: nexusraven-v2-pythonic-two-calls-semicolon-tuple-args',
   'round35: deepseek-coder-v2-ollama-ai-sdk-json-fence-tellAJoke',
+  // Calls in bold or as a heading, making up the reply (BFCL runs of Llama 3.2 3B and Llama 3.1 8B).
+  'pending-moved: BFCL v3 meta-llama_Llama-3.2-3B-Instruct parallel_multiple_2 (AAFV run)',
+  'pending-moved: BFCL v3 meta-llama_Llama-3.1-8B-Instruct simple_118 (AAFV run)',
   // A ReAct step fenced whole, opening the reply (crewAI's cassettes).
   'round36: crewai-gpt41mini-fenced-react-action-with-invented-observation-and-final-answer',
   'round36: crewai-gpt4o-mini-react-in-unclosed-code-fence',
