@@ -3,7 +3,7 @@
  * (smolagents, CAMEL); Llama's python tag written again after a model ran past its end token, and Llama 3's next header
  * after a call; a python tag's call JSON the reply ended inside; a `<tool_call>` left open and opened again holding the
  * same call (a stutter, run once); an apostrophe in a single-quoted Python string; a JSON call list naming offered tools
- * and others, fenced or bare.
+ * and others, fenced or bare; a tool's response the model invents right after its call.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
 import { expectNoCall, expectReadAs } from '../../support/stream-through';
@@ -17,6 +17,7 @@ const TOOLS = [
   { name: 'skill', parameters: object({ name: { type: 'string' } }, ['name']) },
   { name: 'click', parameters: object({ id: { type: 'integer' } }, ['id']) },
   { name: 'sentiment_analysis', parameters: object({ text: { type: 'string' }, language: { type: 'string' } }, ['text']) },
+  { name: 'list_dir', parameters: object({ path: { type: 'string' } }, ['path']) },
 ];
 const read = (text: string) => {
   const r = parseToolCalls(text, TOOLS);
@@ -103,5 +104,23 @@ describe('a JSON call list naming offered tools and others', () => {
     expect(read('```json\n[{"name": "press_key", "arguments": {"key": "Enter"}}]\n```').failures).toEqual([['unknown_tool', 'press_key']]);
     expectNoCall('For example:\n```json\n[{"name": "press_key", "arguments": {"key": "Enter"}}]\n```\nThat is the format.', TOOLS);
     expectNoCall('```python\n[{"name": "press_key", "arguments": {"key": "Enter"}}]\n```\n\nThe key would be pressed.', TOOLS);
+  });
+});
+
+describe("a tool's response the model invents after its call", () => {
+  const LIST = { name: 'list_dir', arguments: { path: 'engine/' } };
+  test('right after the call, on its own line: hidden with the made-up result, closed or not; words after it shown', () => {
+    expectReadAs('<tool_call>{"name": "list_dir", "arguments": {"path": "engine/"}}</tool_call>\n<tool_response>\n["config.py", "main.py"]\n</tool_response>\nThe folder holds two files.', TOOLS, [LIST], 'The folder holds two files.');
+    expectReadAs('<tool_call>{"name": "list_dir", "arguments": {"path": "engine/"}}</tool_call>\n\n<tool_response>\n["config.py"', TOOLS, [LIST], '');
+  });
+
+  test('a second call built on the invented listing still runs', () => {
+    expectReadAs('{"name": "list_dir", "arguments": {"path": "engine/"}}\n\n<tool_response>\nconfig.py\n</tool_response>\n\n{"name": "search", "arguments": {"query": "PREFETCH"}}\n', TOOLS, [LIST, { name: 'search', arguments: { query: 'PREFETCH' } }], '');
+  });
+
+  test('with no call before it, after words, or in a sentence, the tag is the model\'s words', () => {
+    expectNoCall('It seems there was an error. Let us try again.\n\n<tool_response>\n[{"a": 1}]\n</tool_response>', TOOLS);
+    expectReadAs('<tool_call>{"name": "list_dir", "arguments": {"path": "engine/"}}</tool_call>\nDone. <tool_response>x</tool_response>', TOOLS, [LIST], 'Done. <tool_response>x</tool_response>');
+    expectNoCall('Results come back in a <tool_response> block after each call.', TOOLS);
   });
 });

@@ -36,6 +36,7 @@ import { failureOf, type CallFailure } from './failures';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
 import { standing } from './standing';
+import { inventedResponses } from './invented-responses';
 import { reasoningSpans, withoutDrafts } from './reasoning';
 import { LEFTOVER_CLOSER, matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { withArgumentsFitted, withPositionalNamed } from './call-objects';
@@ -274,9 +275,10 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
   const callEnds = new Set(calls.map((s) => s.end));
   for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
+  const invented = inventedResponses(text, calls, (i) => code.contains(i));
   const removed = merged(
     merged(
-      [...reasoningList, ...drafts].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end, calls: [] })),
+      [...reasoningList, ...drafts, ...invented].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end, calls: [] })),
       calls,
     ),
     tokens,

@@ -62,10 +62,12 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
   /** Where held text stands, for the recogniser. */
-  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, hidReasoning, pending: pending !== '', recipient, recent: shown.recent });
+  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, hidReasoning, pending: pending !== '', afterCall, recipient, recent: shown.recent });
 
   /** A call was just hidden: an end-of-sequence token (`</s>`) right after it goes with it. */
   let endOfSequenceDue = false;
+  /** Nothing but blanks was shown since a call was hidden: a tool response the model invents there is hidden too. */
+  let afterCall = false;
   /** A template token was dropped right after a word: a word after it gets a blank between, as in the parser's text. */
   let spaceDue = false;
 
@@ -79,6 +81,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     }
     // Words shown after a recipient's header: its message has begun, the header no longer applies.
     if (recipient !== undefined && text.trim()) recipient = undefined;
+    if (text.trim()) afterCall = false;
     return shown.add(lead + text, pending !== '');
   };
   const hide = () => {
@@ -101,6 +104,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (pending) {
       hide();
       endOfSequenceDue = true;
+      afterCall = true;
     }
     pending = '';
     pendingLast = '';
@@ -187,6 +191,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             confirm();
             hide();
             endOfSequenceDue = true;
+            afterCall = true;
             // Markup glued between two words leaves a space between them, as in the parser's text.
             spaceDue ||= /\S$/.test(shown.recent);
           } else if (isCall) {

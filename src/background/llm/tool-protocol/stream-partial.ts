@@ -85,6 +85,8 @@ export function partialTest(patterns: NamePatterns): (text: string, at: Position
     if (at.lineStart && !at.lineQuoted && /^to=[\w.:-]{0,100}(?:<[|a-z]{0,9}>?)?$/.test(text) && text.length < 120) return true;
     if (at.recipient !== undefined && '<|message|>'.startsWith(text)) return true;
     if (!at.shownContent && at.hidReasoning && '<answer>'.startsWith(text)) return true;
+    // A tool's response the model may be inventing after its call (invented-responses.ts), while its tag arrives.
+    if (at.afterCall && at.lineStart && !at.lineQuoted && '<tool_response>'.startsWith(lower)) return true;
     // Gemma 4's call body opening the reply without its wrapper or `call:`, while its string token may still come.
     if (!at.shownContent && at.lineStart && !at.lineQuoted && text.length < 220 && HEADLESS_GEMMA_START.test(text) && !text.includes('<|"|>')) return true;
     // Qwen-Agent's call head, until its `✿ARGS✿` marker.

@@ -26,6 +26,8 @@ export interface Position {
   hidReasoning: boolean;
   /** Finished calls wait for their line's end. */
   pending: boolean;
+  /** Nothing but blanks was shown since a call was hidden (invented-responses.ts). */
+  afterCall: boolean;
   /** The recipient just hidden (`to=container.exec`, `to=self`): a commentary message after one is no preamble, a message to `self` is reasoning. */
   recipient: string | undefined;
   /** The last characters shown. */
@@ -111,6 +113,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // A call's JSON in a fence on one line opening the reply: a call only as the whole reply, which the parser judges at its end.
     if (!at.shownContent && lineStart && !at.lineQuoted && /^```(?:json)?[ \t]*\{/.test(held)) return { kind: 'end', verify: true };
     if (startsFence(held)) return lineStart && !at.lineQuoted ? fenceOpener(held, at) : undefined;
+    // A tool's response the model invents right after its call: hidden, up to its closing tag or the reply's end.
+    if (at.afterCall && lineStart && !at.lineQuoted && /^<tool_response>/i.test(held)) return { ...tag(/<\/tool_response\s*>/i), drop: true };
     // GPT-OSS's analysis channel after a recipient shown as text (`to=functions.name`, quoted) carries a call, not reasoning: as the parser reads it.
     if (held.startsWith('<|channel|>analysis') && (at.recipient?.startsWith('functions.') || /to=functions\.[\w.:-]{1,100}\s{0,8}$/.test(at.recent))) return at.lineQuoted ? undefined : tag(/<\|call\|>|<\|end\|>/);
     // Gemma 4's call body opening the reply without its wrapper or `call:`: a call (or an unknown tool's) if the parser reads one.
