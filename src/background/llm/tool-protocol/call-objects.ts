@@ -5,7 +5,7 @@
  */
 import { fitArguments, misfitArguments } from './fit';
 import { named, isCall, type Attempt, type NameResolver, type ParsedCall, type Problem, type SchemaOf, type Span } from './scan';
-import { isRecord, parseLooseJson, parsePythonCall, positionalKey, splitTopLevel, type Json } from './values';
+import { argumentsObject, isRecord, parseLooseJson, parsePythonCall, positionalKey, splitTopLevel, type Json } from './values';
 
 const PAIR_NAME = /^(?:parameter|param|arg|argument)?_?name$/i;
 const PAIR_VALUE = /^(?:parameter|param|arg|argument)?_?value$/i;
@@ -67,7 +67,9 @@ export function unwrappedArguments(args: Record<string, unknown>, schema: Return
   if (schema?.properties && keys.includes('body') && keys.every((k) => REQUEST_PARTS.includes(k) && !(k in schema.properties!) && isRecord((args[k] ?? null) as Json))) {
     return Object.assign({}, ...keys.map((k) => args[k] as Record<string, unknown>)) as Record<string, unknown>;
   }
-  const inner = keys.length === 1 ? args[keys[0]!] : undefined;
+  const written = keys.length === 1 ? args[keys[0]!] : undefined;
+  // The wrapped arguments encoded as a string (`{"properties": "{'query': '…'}"}`, Llama 3.2 1B after its python tag): the object it holds.
+  const inner = typeof written === 'string' && /^\s*\{/.test(written) ? (argumentsObject(written) ?? written) : written;
   // Without a schema, `args` may be the tool's own parameter (Roo's `read_file`): kept as written.
   if (!schema?.properties || !WRAPPING_KEYS.includes(keys[0] ?? '') || !isRecord((inner ?? null) as Json)) return args;
   return keys[0]! in schema.properties ? args : (inner as Record<string, unknown>);

@@ -103,7 +103,8 @@ const TEMPLATE_TOKEN = new RegExp(
     ...END_TOKENS.map(escapeRegExp),
     '<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>',
     '<\\|start\\|>assistant(?:\\s+to=[\\w.:-]{1,100})?(?:<\\|message\\|>)?',
-    '^[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
+    // Glimmer's and Onyx's recipient header opening the reply, or a message after the last one's end token.
+    '(?:^|(?<=<\\|eo[mt]\\|>))[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
     '<\\|im_start\\|>(?:assistant)?',
     '<\\|start_header_id\\|>(?:assistant<\\|end_header_id\\|>)?',
     '<\\|channel\\|>(?:final|commentary)<\\|message\\|>',
@@ -112,6 +113,18 @@ const TEMPLATE_TOKEN = new RegExp(
   ].join('|'),
   'g',
 );
+
+/** Whether the line holding an index is a block quote's (`>` first after blanks), for indexes asked in increasing order: one pass. */
+function quotedLineAt(text: string): (at: number) => boolean {
+  let scanned = 0;
+  let lineStart = 0;
+  return (at) => {
+    for (; scanned < at; scanned++) if (text[scanned] === '\n') lineStart = scanned + 1;
+    let i = lineStart;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    return text[i] === '>';
+  };
+}
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
@@ -274,7 +287,12 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   const tokens: Span[] = answerTag ? [answerTag] : [];
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
   const callEnds = new Set(calls.map((s) => s.end));
-  for (const m of matchesOf(TEMPLATE_TOKEN, text)) if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
+  const quoted = quotedLineAt(text);
+  for (const m of matchesOf(TEMPLATE_TOKEN, text)) {
+    // A recipient's header after an end token is the template's, but not on a line a block quote holds (copied text).
+    if (m.index > 0 && m[0].trimStart().startsWith('to=') && quoted(m.index)) continue;
+    if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
+  }
   const invented = inventedResponses(text, calls, (i) => code.contains(i));
   const removed = merged(
     merged(

@@ -44,7 +44,7 @@ export function namePatterns(tools: readonly ToolInput[]) {
   /** Gemma's and Gemini's unfenced tool code: `tool_code = name(…)` or `print(name(…))`. */
   const wrappedCall = new RegExp(`^(?:tool_code[ \\t]*=[ \\t]*|print\\([ \\t]*)${prefixedName}[ \\t]*\\(`, 'i');
   /** Mistral without its `[TOOL_CALLS]` token: `name[ARGS]{…}` or `name[CALL_ID]id[ARGS]{…}`. */
-  const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?\\[ARGS\\]`, 'i');
+  const mistralArgs = new RegExp(`^(${namePattern})(?:\\[CALL_ID\\][\\w-]*)?[ \\t]*\\[ARGS\\]`, 'i');
   const bareFunction = new RegExp(`^(${namePattern})\\{`, 'i');
   /** A ReAct action written as a call of an offered tool, `name(…)` or `name[…]`, no input line after it (formats/react.ts). */
   const reactCall = new RegExp(`^Action:[ \\t]*(?:${namePattern})[ \\t]*[([]`, 'i');
@@ -73,7 +73,7 @@ export function namePatterns(tools: readonly ToolInput[]) {
     const id = /^:\d{0,4}[ \t]*/.exec(rest);
     return id !== null && (id[0].length === rest.length || (/\d/.test(id[0]) && '<|tool_call_argument_begin|>'.startsWith(rest.slice(id[0].length))));
   };
-  const mistralPrefix = (rest: string) => '[args]'.startsWith(rest) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
+  const mistralPrefix = (rest: string) => '[args]'.startsWith(rest.trimStart()) || '[call_id]'.startsWith(rest) || /^\[call_id\][\w-]*(\[(a(r(g(s\]?)?)?)?)?)?$/.test(rest);
 
   /**
    * A call written as XML elements at the start of `text`: how it closes once its arguments' element opened, `maybe`

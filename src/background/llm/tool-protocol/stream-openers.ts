@@ -69,8 +69,8 @@ const ASSISTANT_HEADER_END = new RegExp(
   ].join('|'),
 );
 
-/** DeepSeek's DSML token as its tags open, its bars full-width or ASCII, single or doubled. */
-const DSML_TOKENS = ['<｜DSML｜', '<|DSML|', '<｜｜DSML｜｜', '<||DSML||'];
+/** DeepSeek's DSML token as its tags open, its bars full-width or ASCII, single or doubled, or lost (V4's drift: `<DSML｜`, `<DSML`). */
+const DSML_TOKENS = ['<｜DSML｜', '<|DSML|', '<｜｜DSML｜｜', '<||DSML||', '<DSML｜', '<DSML|', '<DSML'];
 
 /** closeIndex: the markup is still open / turned out not to be markup. */
 export const OPEN = -1;
@@ -205,7 +205,7 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<tool_call ', glued: true, token: true, match: /^<tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
   // The same tag in a fine-tune's special-token pipes: `<|tool_call name="bash">…</tool_call|>`.
   { literal: '<|tool_call ', glued: true, token: true, match: /^<\|tool_call\s+(?=[\w-]{1,40}\s*=)/i, closer: () => wrapper(/<\/tool_call\s*\|?>|<\|\/tool_call\|>/i) },
-  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/(?:[｜|]{1,2}DSML[｜|]{1,2} ?)?function_calls>/i), m, /^<function_calls>/i) },
+  { literal: '<function_calls>', glued: true, match: /^<function_calls>/i, closer: (m) => holdingValues(wrapper(/<\/(?:[｜|]{0,2}DSML[｜|]{0,2} ?)?function_calls>/i), m, /^<function_calls>/i) },
   { literal: '<minimax:tool_call>', glued: true, match: /^<minimax:tool_call>/i, closer: (m) => holdingValues(tag(/<\/minimax:tool_call>/i), m, /^<minimax:tool_call>/i) },
   { literal: '<invoke ', match: /^<invoke\s/i, closer: () => tag(/<\/invoke>/i) },
   { literal: '<call_record ', match: /^<call_record\s/i, closer: () => wrapper(/<\/call_record>/i) },
@@ -269,10 +269,10 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|tool_calls_section_begin|>', glued: true, token: true, match: /^<\|tool_calls_section_begin\|>/, closer: (m) => holdingValues(tag(/<\|tool_calls_section_end\|>/), m, /^<\|tool_calls_section_begin\|>/) },
   // DSML: V3.2's `function_calls`, V4's `tool_calls`, V4.1's ` calls` (a blank after the token); its bars single or doubled.
   ...DSML_TOKENS.flatMap((token) => ['function_calls>', 'tool_calls>', ' calls>'].map((kind) => token + kind)).map(
-    (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]{1,2}DSML[｜|]{1,2} ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]{1,2}DSML[｜|]{1,2} ?(?:function_|tool_)?calls>/) }),
+    (literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]{0,2}DSML[｜|]{0,2} ?(?:function_|tool_)?calls>/, closer: () => tag(/<\/[｜|]{0,2}DSML[｜|]{0,2} ?(?:function_|tool_)?calls>/) }),
   ),
   // A DSML invoke whose block tokens the server dropped.
-  ...DSML_TOKENS.map((token) => `${token}invoke`).map((literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]{1,2}DSML[｜|]{1,2} ?invoke\s/, closer: () => wrapper(/<\/[｜|]{1,2}DSML[｜|]{1,2} ?invoke>/) })),
+  ...DSML_TOKENS.map((token) => `${token}invoke`).map((literal): Opener => ({ literal, glued: true, token: true, match: /^<[｜|]{0,2}DSML[｜|]{0,2} ?invoke\s/, closer: () => wrapper(/<\/[｜|]{0,2}DSML[｜|]{0,2} ?invoke>/) })),
   // Meta's CWM: `<tool: label>` around the tool's name and input, up to `</tool>` (stream-recognise.ts holds the label while it arrives).
   { literal: '<tool:', glued: true, match: /^<tool:[ \t]*[^>\s]{1,40}[ \t]*>/i, closer: () => wrapper(/<\/tool>/i) },
   { literal: '[TOOL_CALLS]', glued: true, token: true, match: /^\[TOOL_CALLS\]/, closer: () => ({ kind: 'balanced', after: '[TOOL_CALLS]'.length }) },

@@ -38,6 +38,9 @@ const LABEL_LINE_START = new RegExp(`^(?:${BODY_LABELS.join('|')})[ \\t]*\\n`, '
 /** A JSON value still arriving that may become a call (`{"na`, `[{"`). */
 const JSON_CALL_START = /^[[{]\s*(\[?\s*\{?\s*(["'“][a-z_]*["'”]?\s*:?\s*)?)?$/i;
 
+/** An Anthropic tool_use block's opening while it arrives, blanks aside: `{'id': 'toolu_`. */
+const leakedToolUseStart = (text: string) => ["{'id':'toolu_", '{"id":"toolu_'].some((p) => p.startsWith(text.replace(/\s+/g, '')));
+
 /** The lone reasoning closers a held text may grow into (`</think:suffix>` is matched apart), lower-cased as the held text is. */
 const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</seed:think>', ...LONE_REASONING_TOKENS].map((t) => t.toLowerCase());
 
@@ -59,6 +62,8 @@ export function partialTest(patterns: NamePatterns): (text: string, at: Position
     if (!at.shownContent && fence.lang === '' && REACT_STEP_START.test(body)) return true;
     const word = /^[\w.-]*$/.exec(body.slice(first));
     if (word && [...names, ...BODY_LABELS, 'print', 'tool_name'].some((n) => n.startsWith(nameKey(word[0])))) return true;
+    // A fence that says it holds a call (```tool_code): any name, while it may still become a Python call.
+    if (word && /^(?:tool|function_?call)/i.test(fence.lang)) return true;
     // A label on the body's first line, then what may still be a call's JSON.
     const label = LABEL_LINE_START.exec(body.slice(first));
     if (label && /^\s*$/.test(body.slice(first + label[0].length))) return true;
@@ -111,6 +116,8 @@ export function partialTest(patterns: NamePatterns): (text: string, at: Position
     // `</s>` may be the end of the reply (Mistral's end of sequence): held until more follows.
     if (/^<(?:\/(?:s(?:>\s*)?)?)?$/.test(text)) return true;
     if (!at.lineQuoted && (text[0] === '{' || text[0] === '[') && text.length < 40 && JSON_CALL_START.test(text)) return true;
+    // An Anthropic tool_use block leaked into the text (formats/bare.ts), while its id arrives.
+    if (!at.lineQuoted && text[0] === '{' && text.length < 40 && leakedToolUseStart(text)) return true;
     // `$` then a call's JSON on a line of its own (LangChain's `$JSON_BLOB` copied), while the JSON may still begin.
     if (lineStart && !at.lineQuoted && text[0] === '$' && text.length < 41 && (text.length === 1 || (text[1] === '{' && JSON_CALL_START.test(text.slice(1))))) return true;
     // A label opening the reply, then what may still become a call of an offered tool, in a list or not.

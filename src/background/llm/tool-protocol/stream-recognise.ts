@@ -5,6 +5,7 @@
  * are in `stream-openers.ts`; the patterns built from the tools' names in `stream-names.ts`.
  */
 import { callLabel } from './formats/reply-calls';
+import { LEAKED_TOOL_USE } from './formats/bare';
 import { LABEL_LINE } from './formats/fenced';
 import { CALL_TAG_NAME } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
@@ -135,6 +136,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
       return { ...o.closer(m), ...(o.sure || (o.token && lineStart) || gluedToWord ? { sure: true } : {}), ...(o.drop ? { drop: true } : {}), ...(lineStart ? {} : { mid: true }) } as CloserSpec;
     }
     if (!at.lineQuoted && kimiBare.test(held)) return { kind: 'balanced', brace: true, ...(lineStart ? {} : { mid: true }) };
+    // Anthropic's tool_use blocks a gateway leaked into the text, glued to the words and to each other: calls only as a run
+    // ending the reply (formats/bare.ts), which the parser judges at its end.
+    if (!at.lineQuoted && LEAKED_TOOL_USE.test(held)) return { kind: 'end', verify: true, ...(lineStart ? {} : { mid: true }) };
     // A JSON call after the model's words on its line is a call only as the end of the reply, as in the parser: wait and see.
     if (!lineStart && !at.lineQuoted && JSON_CALL.test(held)) return { kind: 'balanced', endOnly: true, mid: true };
     // Python calls after a label opening the reply (`tools call: [f(…)]`) are calls if they end the reply: wait and see.
@@ -179,6 +183,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (reactCall.test(held)) return { kind: 'end', verify: true };
     const reactAction = REACT_ACTION.exec(held);
     if (reactAction && !namesNoTool(reactAction[1]!, table.resolve)) return { kind: 'end', verify: true };
+    // An action naming an offered tool, its line not ended: it may end the reply with no input line (formats/react.ts).
+    const loneAction = /^Action:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*$/.exec(held);
+    if (loneAction && table.resolve(loneAction[1]!)) return { kind: 'end', verify: true };
     // Command R+ and LangChain's structured chat: `Action:` on the line before the call's fence, or before its marker.
     const action = /^Action:[ \t]*(?:\n|(?=[`~]))/.exec(held);
     const actionFence = action ? fenceOpening(held.slice(action[0].length)) : undefined;
@@ -203,7 +210,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const wrapped = !at.shownContent && FENCED_WRAPPER_TAGS.some((t) => body.slice(first, first + t.length).toLowerCase() === t);
     const rest = body.slice(first).replace(LABEL_LINE, '');
     const assigned = /^[A-Za-z_]\w{0,60}[ \t]*=[ \t]*/.exec(rest);
-    if (first !== -1 && (wrapped || /^\s*[[{]/.test(rest) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
+    // A fence that says it holds a call (```tool_code, ```tool_call) holding a Python call of any tool: a failed call if it names none offered.
+    const anyCall = /^(?:tool|function_?call)/i.test(fence.lang) && /^[A-Za-z_][\w.]{0,99}\s*\(/.test(rest);
+    if (first !== -1 && (wrapped || anyCall || /^\s*[[{]/.test(rest) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
       return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
     }
     return undefined;

@@ -136,6 +136,9 @@ function restartedCall(ctx: ScanContext, start: number, tailEnd: number): Span |
 }
 
 
+/** An Anthropic tool_use block's opening, by its id (`{'id': 'toolu_…', 'input': {…}, 'name': …, 'type': 'tool_use'}`). */
+export const LEAKED_TOOL_USE = /^\{\s*["']id["']\s*:\s*["']toolu_/;
+
 /** Outermost openings tried on the reply's last line: each is matched in one pass, so a few keep the work linear. */
 const TAIL_TRIES = 3;
 
@@ -144,20 +147,25 @@ const TAIL_TRIES = 3;
  * Dynamo's): `Hey, how are you? {"name": …}`. Not when the words on its line say where it comes from
  * (`The page says: {…}`): a page's text the model quotes does not run. A Python list there stays
  * prose, as in SGLang's parser: a bracketed call ending a sentence reads as a quotation; so does a list of strings.
+ * Anthropic's tool_use blocks a gateway leaked into the text (Claude behind a proxy) may be glued to the words, and to
+ * each other: a run of them ending the reply is its calls.
  */
 function sameLineTail(ctx: ScanContext, tailEnd: number, covered: number): Span | undefined {
   const text = ctx.text;
   if (text[tailEnd - 1] !== '}' && text[tailEnd - 1] !== ']') return undefined;
   const lineStart = text.lastIndexOf('\n', tailEnd - 1) + 1;
-  const opening = /[ \t]([{[])/g;
+  const opening = /[ \t]([{[])|(?<=\S)\{(?=\s*["']id["']\s*:\s*["']toolu_)/g;
   opening.lastIndex = Math.max(lineStart, covered);
   for (let tries = 0, m = opening.exec(text); m && m.index < tailEnd && tries < TAIL_TRIES; m = opening.exec(text), tries++) {
-    const start = m.index + 1;
-    if (ctx.isProtected(start) || matchBracket(text, start) !== tailEnd) continue;
+    const start = m.index + (m[1] ? 1 : 0);
+    const close = matchBracket(text, start);
+    // Anthropic's tool_use blocks a gateway leaked into the text as Python dicts, glued to the words and to each other.
+    const leaked = LEAKED_TOOL_USE.test(text.slice(start, start + 40));
+    if (ctx.isProtected(start) || (close !== tailEnd && !leaked)) continue;
     // A list of strings ending a sentence is a quotation, whatever calls its strings spell.
     if (/^\[\s*["']/.test(text.slice(start, start + 8))) return undefined;
     if (EXAMPLE_LEAD.test(text.slice(Math.max(0, start - 200), start)) || QUOTING.test(text.slice(Math.max(lineStart, start - 200), start))) return undefined;
-    const json = jsonRun(ctx, start, tailEnd);
+    const json = jsonRun(ctx, start, close);
     return json && json.end === tailEnd ? { ...json, glue: 'tail' } : undefined;
   }
   return undefined;

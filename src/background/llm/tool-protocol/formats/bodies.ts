@@ -229,6 +229,9 @@ function afterInnerTag(body: string): string | undefined {
   return rest.endsWith(close) ? rest.slice(0, -close.length) : rest;
 }
 
+/** GPT-OSS's header to a function with its tokens stripped, as it may stand inside a wrapper: the name, up to the arguments' `{`. */
+const HARMONY_RECIPIENT = /^(?:assistant[ \t]*)?(?:(?:commentary|analysis)[ \t]+)?to=functions\.([\w.:-]{1,100})[ \t]*(?:<\|constrain\|>)?[ \t]*(?:json|code)?[ \t]*(?:<\|message\|>)?\s*(?=\{)/;
+
 /** A call wrapper inside another (`<function_call>` in `<function_calls>`, `<tool_call>` in `<tool_calls>`). */
 const INNER_WRAPPER = /^<(function_call|tool_call|invoke)>/i;
 
@@ -296,6 +299,12 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     const rest = body.slice(head[0].length);
     if (rest.startsWith('<arg_key>')) return [glmCall(ctx, `${name}${rest}`, atEnd) ?? { problem: 'unparsable', name }];
     return [readers.namedElements(name, rest, atEnd)];
+  }
+  // GPT-OSS's recipient header, its special tokens stripped, then the arguments (`assistant to=functions.name json⏎{…}`).
+  const recipient = HARMONY_RECIPIENT.exec(body.slice(first, first + 180));
+  if (recipient) {
+    const args = argumentsObject(body.slice(first + recipient[0].length));
+    return [args ? named(ctx.resolve, recipient[1]!, args) : { problem: atEnd && !closed ? 'cut_off' : 'unparsable', name: recipient[1] }];
   }
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];

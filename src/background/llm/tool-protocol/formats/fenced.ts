@@ -4,7 +4,7 @@
  * leads into it presents it as an example ("for example", "would look like", "the format is"…):
  * a model explaining a call is not making one.
  */
-import { isCall, spanOf, type Detector, type ParsedCall, type Problem, type SchemaOf, type Span } from '../scan';
+import { isCall, named, spanOf, type Attempt, type Detector, type ParsedCall, type Problem, type SchemaOf, type Span } from '../scan';
 import { attemptsFromJson, callsFromJson } from '../call-objects';
 import { nameIn } from './bodies';
 import { continueCall } from './continue';
@@ -123,7 +123,7 @@ export function findFences(text: string): Fence[] {
 export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
 /** Prose that presents what follows as an example, not as the model's own call. */
-export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (?:look(?: like)?|be)\s*:?\s*$|looks? like|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
+export const EXAMPLE_LEAD = /\b(for (example|instance)|e\.g\.|example|such as|would (?:look(?: like)?|be)\s*:?\s*$|looks? like(?: this| so)?\s*:?\s*$|like (this|so)|the (format|syntax|schema) (is|looks)|format:|syntax:|you (can|could|would|should|might) (call|use|write)|here'?s how|to call (it|a tool|the tool)|shape|template|sample|wrapped in|(model|it|llm|assistant) (outputs|emits|returns|responds with|produces|generates))(?!\w)/i;
 
 /**
  * Words presenting code to the user (`Here is an updated version of the code:`): markup after them is what they
@@ -183,6 +183,25 @@ export function mixedCallList(text: string, resolve: (n: string) => string | und
   if (!trimmed.startsWith('[')) return undefined;
   const attempts = attemptsFromJson(parseLooseJson(trimmed), resolve, schemaOf);
   if (!attempts?.some(isCall) || !attempts.every((a) => isCall(a) || a.problem === 'unknown_tool')) return undefined;
+  return { calls: attempts.filter(isCall), problems: attempts.filter((a): a is Problem => !isCall(a)) };
+}
+
+/**
+ * A call fence's (```tool_code, ```tool_call) Python calls, one per line or in a list, where every line is one and one at
+ * least names a tool not offered: the calls, and an `unknown_tool` for each other (Gemini's tool code naming tools never bound).
+ */
+function pythonCallLines(lang: string, body: string, resolve: (n: string) => string | undefined): Pick<Span, 'calls' | 'problems'> | undefined {
+  if (!/^(?:tool|function_?call)/i.test(lang)) return undefined;
+  const trimmed = body.replace(LABEL_LINE, '').trim();
+  const list = /^\[([\s\S]*)\]$/.exec(trimmed);
+  const parts = (list ? splitTopLevel(list[1]!) : trimmed.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
+  const attempts: Attempt[] = [];
+  for (const part of parts) {
+    const call = parsePythonCall(part.replace(/^print\((.*)\)$/s, '$1'));
+    if (!call) return undefined;
+    attempts.push(named(resolve, call.name, call.arguments));
+  }
+  if (!attempts.length || attempts.every(isCall)) return undefined;
   return { calls: attempts.filter(isCall), problems: attempts.filter((a): a is Problem => !isCall(a)) };
 }
 
@@ -271,8 +290,9 @@ export const fenced: Detector = (ctx) => {
       spans.push({ start, end, calls: whole, problems: [{ problem: 'cut_off' }] });
       continue;
     }
-    // A list of calls naming offered tools and others: its calls, and an unknown tool for each other, as in a wrapper.
-    const mixed = calls ? undefined : mixedCallList(fence.body.replace(LABEL_LINE, ''), ctx.resolve, ctx.tools.schemaOf);
+    // A list of calls naming offered tools and others: its calls, and an unknown tool for each other, as in a wrapper; so
+    // for a fence that says it holds calls (```tool_code), its Python calls one per line.
+    const mixed = calls ? undefined : (mixedCallList(fence.body.replace(LABEL_LINE, ''), ctx.resolve, ctx.tools.schemaOf) ?? pythonCallLines(fence.lang, fence.body, ctx.resolve));
     if (mixed) {
       spans.push({ start, end, ...mixed });
       continue;

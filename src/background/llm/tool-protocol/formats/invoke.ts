@@ -10,7 +10,7 @@ import { elementArguments, isBlock, jsonBody, PARAMETER_TAG, parametersOf } from
 
 export function invokesIn(ctx: ScanContext, body: string, atEnd: boolean): Attempt[] {
   const attempts: Attempt[] = [];
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?(?:invoke|call_record)>|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?(?:invoke\s+name|call_record\s+tool)\s*=\s*["']([^"']+)["'][^<>]*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?(?:invoke|call_record)>|$)/gi, body)) {
     const open = atEnd && !m[3];
     const json = m[3] ? jsonBody(m[2]!) : undefined;
     if (json) {
@@ -71,10 +71,11 @@ export const invoke: Detector = (ctx) => {
 /**
  * DeepSeek DSML: `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4), or V4.1's
  * `<｜DSML｜ calls>` with a blank after the token on every tag, holding `<｜DSML｜invoke name>` and
- * typed `<｜DSML｜parameter>`s. Its bars may come doubled (`<｜｜DSML｜｜ calls>`, DeepSeek in Cline).
+ * typed `<｜DSML｜parameter>`s. Its bars may come doubled (`<｜｜DSML｜｜ calls>`, DeepSeek in Cline), or be lost, the
+ * leading one or both (`<DSML｜tool_calls>`, `<DSMLinvoke`, DeepSeek V4 drifting in long sessions).
  */
-const DSML = '<[｜|]{1,2}DSML[｜|]{1,2} ?';
-const DSML_CLOSE = '</[｜|]{1,2}DSML[｜|]{1,2} ?';
+const DSML = '<[｜|]{0,2}DSML[｜|]{0,2} ?';
+const DSML_CLOSE = '</[｜|]{0,2}DSML[｜|]{0,2} ?';
 const DSML_BLOCK = new RegExp(`${DSML}(?:function_|tool_)?calls>([\\s\\S]*?)(${DSML_CLOSE}(?:function_|tool_)?calls>|$)`, 'g');
 const DSML_INVOKE = new RegExp(`${DSML}invoke\\s+name\\s*=\\s*"([^"]+)"\\s*>([\\s\\S]*?)(${DSML_CLOSE}invoke>|$)`, 'g');
 const DSML_PARAMETER = new RegExp(`${DSML}parameter\\s+name\\s*=\\s*"([^"]+)"(?:\\s+string\\s*=\\s*"(true|false)")?\\s*>([\\s\\S]*?)(${DSML_CLOSE}parameter>|$)`, 'g');
@@ -101,15 +102,19 @@ export const dsml: Detector = (ctx) => {
     if (ctx.isProtected(m.index)) continue;
     const attempts = [...matchesOf(DSML_INVOKE, m[1]!)].map((inv) => dsmlCall(ctx, inv));
     if (!attempts.length) continue;
-    // DSML's tokens are special tokens: a closed block is a call wherever it stands.
-    spans.push(spanOf(m.index, m.index + m[0].length, attempts, m[2] ? 'anywhere' : 'token'));
+    // DSML's tokens are special tokens: a closed block is a call wherever it stands. Without its leading bar it is text
+    // the model typed (V4's drift), and stands as markup does, on lines of its own.
+    spans.push(spanOf(m.index, m.index + m[0].length, attempts, barred(ctx.text, m.index) ? (m[2] ? 'anywhere' : 'token') : undefined));
     blocks.add(m.index, m.index + m[0].length);
   }
   // An invoke whose block tokens the server dropped.
   for (const inv of matchesOf(DSML_INVOKE, ctx.text)) {
     if (ctx.isProtected(inv.index) || blocks.contains(inv.index)) continue;
-    spans.push(spanOf(inv.index, inv.index + inv[0].length, [dsmlCall(ctx, inv)], inv[3] ? 'anywhere' : 'token'));
+    spans.push(spanOf(inv.index, inv.index + inv[0].length, [dsmlCall(ctx, inv)], barred(ctx.text, inv.index) ? (inv[3] ? 'anywhere' : 'token') : undefined));
   }
   return spans.sort((a, b) => a.start - b.start);
 };
+
+/** Whether the DSML tag at `at` opens with its bar, as the special token does (`<｜DSML｜`), not as typed text (`<DSML`). */
+const barred = (text: string, at: number) => text[at + 1] === '｜' || text[at + 1] === '|';
 

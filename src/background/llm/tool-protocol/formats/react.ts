@@ -10,7 +10,8 @@
  * line (`** {…}`, `Tool({…})`). The turn ends at the action: what follows (an `Observation:` the
  * model made up, a "final answer" built on it) is the model running past its stop, never shown, so
  * the call's span runs to the end of the reply. Actions back to back, each input right after the
- * one before (LLaMA-Factory's parallel calls), are calls each. An action without an input line is prose.
+ * one before (LLaMA-Factory's parallel calls), are calls each. An action without an input line is prose, unless it ends
+ * the reply naming an offered tool (`loneAction`).
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { pythonCallOf } from './special-tokens';
@@ -146,7 +147,23 @@ export const react: Detector = (ctx) => {
     after = input.end;
     if (after === -1) break;
   }
-  if (start === -1) return [];
+  if (start === -1) return loneAction(ctx);
   const span = spanOf(start, ctx.text.length, attempts);
   return fence && inStep(start) ? [{ start: fence.start, end: fence.start + fence.lineLength, calls: [] }, span] : [span];
 };
+
+/** The reply's last line, an action naming an offered tool and nothing after it: `Action: get_now`. */
+const LONE_ACTION = /(?:^|\n)[ \t]*Action:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*\s*$/;
+
+/**
+ * An action ending the reply with no input line (Llama 3.2 3B under LangChain: `Action: get_now`): a call of a tool that
+ * requires no arguments; for one that requires some, the call tried without them, unreadable, for the repair turn.
+ */
+function loneAction(ctx: ScanContext): Span[] {
+  const m = LONE_ACTION.exec(ctx.text.slice(-160));
+  if (!m) return [];
+  const start = ctx.text.length - Math.min(160, ctx.text.length) + m.index + (m[0].startsWith('\n') ? 1 : 0);
+  const tool = ctx.resolve(m[1]!);
+  if (!tool || ctx.isProtected(start)) return [];
+  return [spanOf(start, ctx.text.length, [requiresArguments(ctx.tools.schemaOf(tool)) ? { problem: 'unparsable', name: m[1]! } : named(ctx.resolve, m[1]!, {})])];
+}

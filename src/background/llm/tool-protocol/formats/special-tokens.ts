@@ -151,10 +151,13 @@ export const mistral: Detector = (ctx) => {
     const idAt = text.slice(near, m.index).lastIndexOf('[CALL_ID]');
     const callId = idAt === -1 ? -1 : near + idAt;
     if (callId !== -1 && /^[\w-]*$/.test(text.slice(callId + 9, m.index))) nameEnd = callId;
+    // Tokens decoded with blanks around them (`[TOOL_CALLS] name [ARGS]{…}`, Devstral in OpenVINO Model Server).
+    while (nameEnd > 0 && (text[nameEnd - 1] === ' ' || text[nameEnd - 1] === '\t')) nameEnd--;
     const nameStart = nameBefore(text, nameEnd);
     if (nameStart === -1 || nameStart < covered) continue;
-    let start = nameStart;
-    if (text.startsWith('[TOOL_CALLS]', start - 12)) start -= 12;
+    let lead = nameStart;
+    while (lead > 0 && (text[lead - 1] === ' ' || text[lead - 1] === '\t')) lead--;
+    const start = text.startsWith('[TOOL_CALLS]', lead - 12) ? lead - 12 : nameStart;
     const found = jsonArgumentsAt(text, m.index + m[0].length, true);
     const rawName = text.slice(nameStart, nameEnd);
     covered = found.end;

@@ -151,7 +151,7 @@ const WRAPPERS: readonly Wrapper[] = [
   // Home Assistant's local-conversation prompt: the JSON inside the tag itself, `<functioncall {…}>`.
   { open: /<function_?call[ \t]+(?=\{)/gi, close: /(?<=\})[ \t]*>/g, glue: 'tail' },
   // Its closing tag may carry DeepSeek V3.2's DSML token where the opening lost it (V3.2 on Ollama), as its invokes' and parameters' may.
-  { open: /<function_calls>/gi, close: /<\/(?:[｜|]{1,2}DSML[｜|]{1,2} ?)?function_calls>/gi, glue: 'tail' },
+  { open: /<function_calls>/gi, close: /<\/(?:[｜|]{0,2}DSML[｜|]{0,2} ?)?function_calls>/gi, glue: 'tail' },
   { open: /<tools>/gi, close: /<\/tools>/gi, glue: 'tail' },
   // xLAM-style fine-tunes (Hugging Face's cookbook): `<calls>` holding one call object per line.
   { open: /<calls>/gi, close: /<\/calls>/gi, glue: 'tail' },

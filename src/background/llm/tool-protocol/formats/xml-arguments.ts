@@ -12,7 +12,7 @@ import { readChildren, XmlNode } from '../xml-tree';
  */
 export function parametersOf(body: string, atEnd: boolean): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["'“”]([^"'“”]+)["'“”][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?invoke>)|$)/gi, body)) {
+  for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["'“”]([^"'“”]+)["'“”][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
     args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
   }
@@ -61,7 +61,7 @@ export function declaredElements(ctx: ScanContext, body: string, toolName: strin
   return args && Object.keys(args).length && (!props || Object.keys(args).every((k) => Object.hasOwn(props, k))) ? args : undefined;
 }
 
-export const PARAMETER_TAG = /<(?:[\w-]{1,20}:|[｜|]{1,2}DSML[｜|]{1,2} ?)?parameter[\s=]/i;
+export const PARAMETER_TAG = /<(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter[\s=]/i;
 
 /** An invoke whose body is one JSON object instead of parameter elements (DeepSeek V3.2 writes both): its arguments. */
 export function jsonBody(body: string): Record<string, unknown> | undefined {
