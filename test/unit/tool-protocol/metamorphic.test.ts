@@ -160,6 +160,11 @@ const ROLE_HEADED = new Set([
   // Ollama's Glimmer tests, which open with the same header.
   'round32: muse-glimmer-shape_atem-invoke_stray-message-token-in-invoke-name',
   'round32: muse-glimmer-shape_self-reasoning-then-atem-call-missing-recipient',
+  // OpenVINO Model Server's Onyx tests, opening with the same header.
+  'round37: onyx-atem-invoke-two-string-params',
+  'round37: onyx-private-reasoning-then-no-arg-atem-call',
+  'round37: onyx-reasoning-call-then-user-answer',
+  'round37: onyx-user-answer-with-literal-to-equals-no-call',
   // mistral.rs's Atem parser tests again, opening with the same header.
   'round36: atem-self-channel-reasoning-then-namespaced-invoke',
   'round36: atem-two-turn-parallel-invokes-no-params',
