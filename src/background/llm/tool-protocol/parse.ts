@@ -27,7 +27,9 @@ import { bracketLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, invoke } from './formats/invoke';
-import { elementCalls, functionTag, unnamedWrapped, wrapped } from './formats/tagged';
+import { unnamedWrapped, wrapped } from './formats/tagged';
+import { functionTag } from './formats/function-tag';
+import { elementCalls } from './formats/element-calls';
 import { qwenAgent } from './formats/qwen-agent';
 import { cwmTool } from './formats/cwm';
 import { dspy } from './formats/dspy';
@@ -100,11 +102,12 @@ function withEndOfSequence(text: string, span: Span): Span {
 const TEMPLATE_TOKEN = new RegExp(
   [
     '^all\\n(?=[\\s\\S])',
+    // Glimmer's and Onyx's recipient header opening the reply (below), or a message's after the last one's end token.
+    '<\\|eo[mt]\\|>[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
     ...END_TOKENS.map(escapeRegExp),
     '<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>',
     '<\\|start\\|>assistant(?:\\s+to=[\\w.:-]{1,100})?(?:<\\|message\\|>)?',
-    // Glimmer's and Onyx's recipient header opening the reply, or a message after the last one's end token.
-    '(?:^|(?<=<\\|eo[mt]\\|>))[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
+    '^[ \\t]*to=[\\w.:-]{1,100}<\\|message\\|>',
     '<\\|im_start\\|>(?:assistant)?',
     '<\\|start_header_id\\|>(?:assistant<\\|end_header_id\\|>)?',
     '<\\|channel\\|>(?:final|commentary)<\\|message\\|>',
@@ -113,6 +116,10 @@ const TEMPLATE_TOKEN = new RegExp(
   ].join('|'),
   'g',
 );
+
+/** A recipient's header after `<|eom|>` or `<|eot|>`, and that token's length. */
+const HEADER_AFTER_END = /^<\|eo[mt]\|>[ \t]*to=/;
+const END_TOKEN_LENGTH = '<|eom|>'.length;
 
 /** Whether the line holding an index is a block quote's (`>` first after blanks), for indexes asked in increasing order: one pass. */
 function quotedLineAt(text: string): (at: number) => boolean {
@@ -289,9 +296,10 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   const callEnds = new Set(calls.map((s) => s.end));
   const quoted = quotedLineAt(text);
   for (const m of matchesOf(TEMPLATE_TOKEN, text)) {
-    // A recipient's header after an end token is the template's, but not on a line a block quote holds (copied text).
-    if (m.index > 0 && m[0].trimStart().startsWith('to=') && quoted(m.index)) continue;
-    if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end: m.index + m[0].length, calls: [] });
+    // A recipient's header after an end token is the template's, but not on a line a block quote holds (copied text): there
+    // only the token goes.
+    const end = HEADER_AFTER_END.test(m[0]) && quoted(m.index) ? m.index + END_TOKEN_LENGTH : m.index + m[0].length;
+    if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end, calls: [] });
   }
   const invented = inventedResponses(text, calls, (i) => code.contains(i));
   const removed = merged(
