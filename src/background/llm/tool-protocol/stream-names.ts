@@ -5,7 +5,7 @@
  */
 import { callLabel } from './formats/reply-calls';
 import { FENCED_WRAPPERS } from './formats/fenced';
-import { ARGUMENTS_ELEMENTS, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/tagged';
+import { ARGUMENTS_ELEMENTS, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/element-calls';
 import { escapeRegExp, wrapper, type CloserSpec } from './stream-openers';
 import type { Position } from './stream-recognise';
 import { createToolTable, nameKey, toolNameOf, type ToolInput } from './tools';
