@@ -57,7 +57,7 @@ function quotedObjectEnd(text: string, open: number): number {
 const AFTER_STRING = /[\s,:}\]]/;
 
 /** A letter, as stands on both sides of an apostrophe. */
-const LETTER = /\p{L}/u;
+export const LETTER = /\p{L}/u;
 
 /**
  * Whether the quote at `i` ends the string it is in. A `'` between two letters is an apostrophe (`'It's fresh'`, a model

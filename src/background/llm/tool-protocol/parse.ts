@@ -37,7 +37,7 @@ import { xmlTags } from './formats/xml-tags';
 import { failureOf, type CallFailure } from './failures';
 import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
 import { turnEndStart } from './turn-end';
-import { standing } from './standing';
+import { quotedLines, standing } from './standing';
 import { inventedResponses } from './invented-responses';
 import { reasoningSpans, withoutDrafts } from './reasoning';
 import { LEFTOVER_CLOSER, matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
@@ -120,18 +120,6 @@ const TEMPLATE_TOKEN = new RegExp(
 /** A recipient's header after `<|eom|>` or `<|eot|>`, and that token's length. */
 const HEADER_AFTER_END = /^<\|eo[mt]\|>[ \t]*to=/;
 const END_TOKEN_LENGTH = '<|eom|>'.length;
-
-/** Whether the line holding an index is a block quote's (`>` first after blanks), for indexes asked in increasing order: one pass. */
-function quotedLineAt(text: string): (at: number) => boolean {
-  let scanned = 0;
-  let lineStart = 0;
-  return (at) => {
-    for (; scanned < at; scanned++) if (text[scanned] === '\n') lineStart = scanned + 1;
-    let i = lineStart;
-    while (text[i] === ' ' || text[i] === '\t') i++;
-    return text[i] === '>';
-  };
-}
 
 /** Removes the given regions (sorted, disjoint) and tidies what is left: blanks at line ends, runs of blank lines. */
 function withoutSpans(text: string, spans: readonly [number, number][]): string {
@@ -294,11 +282,12 @@ function readReply(reply: string, tools: readonly ToolInput[]): { result: ParseR
   const tokens: Span[] = answerTag ? [answerTag] : [];
   // A token right after a call ends the call's turn, even where a fence in the call left the text looking like code (DeepSeek V3's ```json).
   const callEnds = new Set(calls.map((s) => s.end));
-  const quoted = quotedLineAt(text);
+  /** Block quotes' lines, found when first asked for (a recipient's header after an end token is rare). */
+  let quoted: Regions | undefined;
   for (const m of matchesOf(TEMPLATE_TOKEN, text)) {
     // A recipient's header after an end token is the template's, but not on a line a block quote holds (copied text): there
     // only the token goes.
-    const end = HEADER_AFTER_END.test(m[0]) && quoted(m.index) ? m.index + END_TOKEN_LENGTH : m.index + m[0].length;
+    const end = HEADER_AFTER_END.test(m[0]) && (quoted ??= quotedLines(text)).contains(m.index) ? m.index + END_TOKEN_LENGTH : m.index + m[0].length;
     if (!code.contains(m.index) || callEnds.has(m.index)) tokens.push({ start: m.index, end, calls: [] });
   }
   const invented = inventedResponses(text, calls, (i) => code.contains(i));

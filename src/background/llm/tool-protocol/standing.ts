@@ -57,7 +57,7 @@ function onlyBlanks(text: string, from: number, to: number): boolean {
 const RECIPIENT_LINE = /^>>>[\w.-]{1,100}[ \t]*$/;
 
 /** The lines of a Markdown block quote (`>` their first character after blanks), in one pass. */
-function quotedLines(text: string): Regions {
+export function quotedLines(text: string): Regions {
   const lines = new Regions();
   for (let start = 0; start <= text.length; ) {
     const newline = text.indexOf('\n', start);

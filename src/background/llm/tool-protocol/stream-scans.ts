@@ -1,5 +1,6 @@
 /** Incremental scans for the streaming filter: brackets fed piece by piece, and a fence's opening line. */
 import { MAX_CALL_FENCE_LINE } from './formats/fenced';
+import { LETTER } from './json-repairs';
 
 /** `matchBracket` as a scan that is fed the text piece by piece: the same rules, in one pass overall. */
 export class BracketScan {
@@ -50,8 +51,6 @@ export class BracketScan {
   }
 }
 
-/** A letter, as stands on both sides of an apostrophe. */
-const LETTER = /\p{L}/u;
 
 /** The opening line of a fence at the start of `text`: its marker, language and where the body starts. */
 export function fenceOpening(text: string): { marker: string; lang: string; lineLength: number; body: number } | 'partial' | undefined {

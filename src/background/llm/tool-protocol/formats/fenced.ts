@@ -151,8 +151,7 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined, s
       if (calls.every(Boolean)) return calls.flat() as ParsedCall[];
     }
   }
-  const list = trimmed.match(/^\[([\s\S]*)\]$/);
-  const parts = (list ? splitTopLevel(list[1]!) : trimmed.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
+  const parts = callParts(trimmed);
   if (!parts.length) return undefined;
   const calls: ParsedCall[] = [];
   // Gemma's tool code may keep a call's result and print it: `summary = read_file(…)` then `print(summary)`.
@@ -168,6 +167,12 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined, s
   }
   return calls;
 }
+/** A fence body's calls written as Python: the items of a list, or one per line. */
+function callParts(body: string): string[] {
+  const list = /^\[([\s\S]*)\]$/.exec(body);
+  return (list ? splitTopLevel(list[1]!) : body.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
+}
+
 /** The whole calls of a JSON call list the reply ended inside; undefined unless there is one and every whole item is a call. */
 export function callsOfCutList(body: string, resolve: (n: string) => string | undefined, schemaOf?: SchemaOf): ParsedCall[] | undefined {
   const items = wholeItemsOfCutList(body.replace(LABEL_LINE, ''));
@@ -193,10 +198,8 @@ export function mixedCallList(text: string, resolve: (n: string) => string | und
 function pythonCallLines(lang: string, body: string, resolve: (n: string) => string | undefined): Pick<Span, 'calls' | 'problems'> | undefined {
   if (!/^(?:tool|function_?call)/i.test(lang)) return undefined;
   const trimmed = body.replace(LABEL_LINE, '').trim();
-  const list = /^\[([\s\S]*)\]$/.exec(trimmed);
-  const parts = (list ? splitTopLevel(list[1]!) : trimmed.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
   const attempts: Attempt[] = [];
-  for (const part of parts) {
+  for (const part of callParts(trimmed)) {
     const call = parsePythonCall(part.replace(/^print\((.*)\)$/s, '$1'));
     if (!call) return undefined;
     attempts.push(named(resolve, call.name, call.arguments));
