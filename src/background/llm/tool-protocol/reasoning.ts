@@ -3,10 +3,9 @@
  * channel, Gemma's thought channel, FunctionGemma's invented tool responses, …), the text before a lone closer,
  * and the calls drafted inside a closed block before the call after it.
  */
-import { matchesOf, Regions, type Span } from './scan';
+import { isBlank, matchesOf, Regions, type Span } from './scan';
 import { LONE_REASONING_END } from './stream-openers';
 
-const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
 const LONE_REASONING_ENDS = new RegExp(LONE_REASONING_END.source, 'gi');
 const TOOL_CALL_OPEN = '<tool_call>';

@@ -70,6 +70,9 @@ export type Attempt = ParsedCall | Problem;
 
 export const isCall = (a: Attempt): a is ParsedCall => 'arguments' in a;
 
+/** A blank inside a line (a carriage return counts: `\r\n` ends lines too). */
+export const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
+
 /** A span from what one stretch of markup gave: its calls, and the problems of the rest. */
 export function spanOf(start: number, end: number, attempts: readonly Attempt[], glue?: Span['glue']): Span {
   const problems = attempts.filter((a): a is Problem => !isCall(a));

@@ -5,9 +5,8 @@
  */
 import { presentsExample } from './formats/fenced';
 import { END_TOKENS, escapeRegExp } from './stream-openers';
-import { Regions, type Span } from './scan';
+import { isBlank, Regions, type Span } from './scan';
 
-const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 /** End-of-turn tokens, and Llama 3's header of the next assistant turn a model that runs on past its end writes after them. */
 const END_TOKEN = new RegExp(`${END_TOKENS.map(escapeRegExp).join('|')}|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|</s>|<\\|start_header_id\\|>assistant<\\|end_header_id\\|>`, 'y');
 

@@ -7,19 +7,21 @@
  * the model's words on their line (`Sure.<tool_call>…`), and end-of-turn tokens are hidden wherever
  * they stand. What the filter hides is what `parseToolCalls` reads as calls, failed calls or
  * reasoning; what opens markup is recognised in `stream-recognise.ts` (fixed openers in
- * `stream-openers.ts`), how it closes in `stream-closers.ts`, and what was shown is kept in `stream-shown.ts`.
+ * `stream-openers.ts`), how it closes in `stream-closers.ts`, what follows finished calls in `stream-after-calls.ts`,
+ * and what was shown is kept in `stream-shown.ts`.
  *
  * The work is linear in the reply: each open stretch remembers how far it has been searched, and a
  * stretch that may still become markup is looked at again only once it has grown by half.
  */
-import { LEFTOVER_CLOSER, STRAY_CLOSER } from './scan';
+import { isBlank } from './scan';
 import { presentsExample } from './formats/fenced';
 import type { ToolInput } from './tools';
-import { feedCloser, finalCloserEnd, mayBeLeftoverCloser, shownUnclosed, strayCloserAhead } from './stream-closers';
+import { feedCloser, finalCloserEnd, shownUnclosed } from './stream-closers';
 import { END_OF_REPLY_EOS, firstOf, nextCandidate, NOT_MARKUP, OPEN, REASONING, REASONING_END, RECHECK_FLOOR, type Closer, type CloserSpec } from './stream-openers';
 import { createRecogniser, type Position } from './stream-recognise';
 import { inPlaceReader } from './stream-in-place';
 import { ShownText } from './stream-shown';
+import { afterHiddenCall, WaitingCalls } from './stream-after-calls';
 import { turnEndHolder } from './turn-end';
 
 export interface ToolMarkupFilter {
@@ -34,7 +36,6 @@ export interface ToolMarkupFilter {
   takeRetraction(): boolean;
 }
 
-const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\r';
 
 export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupFilter {
   const recognise = createRecogniser(tools);
@@ -52,17 +53,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
   let retracted = false;
   let retractionTaken = false;
   /** Finished calls (and the blanks after them), hidden once their line ends, shown if prose follows. */
-  let pending = '';
-  /** The last character of `pending`: asking the appended string itself would flatten it on every call. */
-  let pendingLast = '';
-  /** The waiting calls opened the reply: calls whatever follows them on their line. */
-  let pendingFirm = false;
-  /** Whether the waiting calls were asked if a word glued after them leaves them calls. */
-  let gluedAsked = false;
+  const waiting = new WaitingCalls();
 
-  const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || pending !== '';
+  const atLineStart = () => shown.lineBlank || shown.afterReasoning || !shown.content || waiting.any;
   /** Where held text stands, for the recogniser. */
-  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, hidReasoning, pending: pending !== '', afterCall, recipient, recent: shown.recent });
+  const position = (): Position => ({ lineStart: atLineStart(), lineQuoted: shown.lineQuoted, shownContent: shown.content, hidAnything, hidReasoning, pending: waiting.any, afterCall, recipient, recent: shown.recent });
 
   /** A call was just hidden: an end-of-sequence token (`</s>`) right after it goes with it. */
   let endOfSequenceDue = false;
@@ -82,34 +77,27 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     // Words shown after a recipient's header: its message has begun, the header no longer applies.
     if (recipient !== undefined && text.trim()) recipient = undefined;
     if (text.trim()) afterCall = false;
-    return shown.add(lead + text, pending !== '');
+    return shown.add(lead + text, waiting.any);
   };
   const hide = () => {
     hidAnything = true;
   };
   /** Shows the calls waiting for their line's end: prose followed them, so they were quoted. */
   const release = () => {
-    if (pendingFirm) {
+    if (waiting.firm) {
       confirm();
       return '';
     }
-    const text = pending;
-    pending = '';
-    pendingLast = '';
-    gluedAsked = false;
-    return show(text);
+    return show(waiting.take());
   };
   /** The calls waiting for their line's end stood on their own: hide them. */
   const confirm = () => {
-    if (pending) {
+    if (waiting.any) {
       hide();
       endOfSequenceDue = true;
       afterCall = true;
     }
-    pending = '';
-    pendingLast = '';
-    pendingFirm = false;
-    gluedAsked = false;
+    waiting.take();
   };
 
   const { holdsCalls, callsOnly, failsOnlyEndingReply, standsBeforeWords, standsBeforeGluedWord, shownPieces } = inPlaceReader(tools, shown);
@@ -162,7 +150,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             closer = open({ kind: 'uncoded', length: end, mid: closer.mid, sure: closer.sure, firm: closer.firm });
             continue;
           }
-          if (exampleCandidate && shown.content && pending === '' && presentsExample(shown.recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
+          if (exampleCandidate && shown.content && !waiting.any && presentsExample(shown.recent.slice(-200)) && holdsCalls(stretch, closer.mid)) {
             // After prose that presents an example, markup is a call only if the message ends with it: wait and see.
             closer = open({ kind: 'trailing', length: end });
             continue;
@@ -195,9 +183,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             // Markup glued between two words leaves a space between them, as in the parser's text.
             spaceDue ||= /\S$/.test(shown.recent);
           } else if (isCall) {
-            pending += stretch;
-            pendingLast = stretch.at(-1) ?? pendingLast;
-            pendingFirm ||= firm;
+            waiting.add(stretch, firm);
           } else {
             out += release();
             out += show(stretch);
@@ -222,66 +208,39 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         closer = undefined;
         return out;
       }
-      // The end-of-sequence token right after a hidden call belongs to it, as in the parser.
+      // What goes with a call just hidden (a wrapper's closing tag written again, `</s>`) is hidden with it, as in the parser.
       if (endOfSequenceDue) {
-        // So do wrappers' closing tags written again after it, each ending its line.
-        LEFTOVER_CLOSER.lastIndex = 0;
-        const leftover = LEFTOVER_CLOSER.exec(held);
-        const after = leftover ? held.slice(leftover[0].length) : '';
-        if (leftover && (/^[ \t]*\r?\n/.test(after) || (final && !after.trim()))) {
-          held = after;
-          continue;
-        }
-        const eos = /^[ \t]*<\/s>/.exec(held) ?? (final ? /^\s*<\/s>\s*$/.exec(held) : null);
-        if (eos) {
-          held = held.slice(eos[0].length);
-          endOfSequenceDue = false;
-          continue;
-        }
-        if (!final && (/^\s*(?:<(?:\/(?:s(?:>\s*)?)?)?)?$/.test(held) || mayBeLeftoverCloser(held))) return out;
+        const after = afterHiddenCall(held, final);
+        held = after.rest;
+        if (after.found === 'wait') return out;
+        if (after.found === 'closer') continue;
         endOfSequenceDue = false;
+        if (after.found === 'eos') continue;
       }
       // The end-of-sequence token ending the reply after the model's words goes, as in the parser.
-      if (final && !closer && !pending && END_OF_REPLY_EOS.test(shown.recent.slice(-300) + held) && /^<\/s>\s*$/.test(held)) {
+      if (final && !closer && !waiting.any && END_OF_REPLY_EOS.test(shown.recent.slice(-300) + held) && /^<\/s>\s*$/.test(held)) {
         held = '';
         return out;
       }
       // Held text that may still open markup is looked at again once it has grown enough.
-      if (!final && !pending && held.length < recheckAt) return out;
-      if (pending) {
-        // A finished call waits for the end of its line: blanks join it, a newline or the end of
-        // the reply confirms it, and anything else but another call shows it as the text it was.
-        // Llama 3.x separates JSON calls with `;`, as NexusRaven does its Python calls; Gorilla OpenFunctions with `,`.
-        let i = 0;
-        while (i < held.length && (isBlank(held[i]) || held[i] === ';' || held[i] === ',')) i++;
-        // Qwen2.5 joins Python calls on their lines with a shell line continuation: it goes with them.
-        const continuation = /^\\[ \t]*(?=\r?\n)/.exec(held.slice(i));
-        if (continuation) i += continuation[0].length;
-        else if (!final && /^\\[ \t]*\r?$/.test(held.slice(i))) return out;
-        if (i) pendingLast = held[i - 1]!;
-        pending += held.slice(0, i);
-        held = held.slice(i);
-        if (!held) {
+      if (!final && !waiting.any && held.length < recheckAt) return out;
+      if (waiting.any) {
+        // A finished call waits for the end of its line: what goes with it joins it, a newline or the end of the reply
+        // confirms it, and anything else but another call shows it as the text it was.
+        const after = waiting.joinAfter(held, final);
+        held = after.rest;
+        if (after.found === 'wait') return out;
+        if (after.found === 'used-up') {
           if (final) confirm();
           return out;
         }
-        // A wrapper's closing tag after a bare call whose opening the server ate joins the call, as in the parser; so does the end-of-sequence token.
-        const stray = STRAY_CLOSER.exec(held) ?? /^<\/s>/.exec(held);
-        // Brackets written once too often belong to the call only if their line ends there: wait for what follows them.
-        if (stray && !final && stray[0].length === held.length && /[}\]][ \t]*$/.test(stray[0])) return out;
-        if (stray) {
-          pending += stray[0];
-          pendingLast = stray[0].at(-1) ?? pendingLast;
-          held = held.slice(stray[0].length);
-          continue;
-        }
-        if (!final && strayCloserAhead(held)) return out;
+        if (after.found === 'joined') continue;
         if (held[0] === '\n') confirm();
         // A word (or other text, `(answer.string)`) glued right after calls opening the reply, no blank between: calls that
-        // stay calls so are hidden, as in the parser. Asked once per run of waiting calls, so calls back to back are not read again and again.
-        else if (i === 0 && !gluedAsked && !shown.content && /[^\s[{<]/.test(held[0]!) && !/\s/.test(pendingLast)) {
-          gluedAsked = true;
-          if (standsBeforeGluedWord(pending)) confirm();
+        // stay calls so are hidden, as in the parser.
+        else if (after.blanks === 0 && !waiting.gluedAsked && !shown.content && /[^\s[{<]/.test(held[0]!) && !waiting.endsBlank()) {
+          waiting.gluedAsked = true;
+          if (standsBeforeGluedWord(waiting.text)) confirm();
         }
       }
       // Nothing shown yet: the reply may open with a bare Python-style call, `scroll(…)`.
@@ -291,11 +250,11 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       if (first === held.length || held[first] === '\n') first = -1;
       // A line may start with a word that opens markup: TOOL_NAME:, functools[; so may what follows a label opening the reply (`tools call: name(…)`).
       // Nothing shown yet, the reply may open with a call in bold or as a heading (`**name(…)**`, `## name(…)`).
-      const startsWithName = (!shown.content || shown.lineBlank || recognise.afterLabel(position())) && !pending && first !== -1 && (/[a-z_]/i.test(held[first]!) || (!shown.content && /[*#]/.test(held[first]!)));
+      const startsWithName = (!shown.content || shown.lineBlank || recognise.afterLabel(position())) && !waiting.any && first !== -1 && (/[a-z_]/i.test(held[first]!) || (!shown.content && /[*#]/.test(held[first]!)));
       // A label opening the reply (`tools call: `) ends where calls may start.
-      const labelEnd = startsWithName || pending || (hidAnything && !hidReasoning) ? -1 : recognise.labelEndIn(held, position());
-      const next = startsWithName ? first : pending ? 0 : firstOf(nextCandidate(held, shown.recent), labelEnd);
-      const newline = startsWithName || pending ? -1 : held.indexOf('\n');
+      const labelEnd = startsWithName || waiting.any || (hidAnything && !hidReasoning) ? -1 : recognise.labelEndIn(held, position());
+      const next = startsWithName ? first : waiting.any ? 0 : firstOf(nextCandidate(held, shown.recent), labelEnd);
+      const newline = startsWithName || waiting.any ? -1 : held.indexOf('\n');
       if (newline !== -1 && (next === -1 || newline < next)) {
         // Each line is looked at from its start.
         out += release();
@@ -314,7 +273,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         held = held.slice(next);
         recheckAt = 0;
       }
-      if (pending && !/[<[{`~>\w]/.test(held[0]!)) {
+      if (waiting.any && !/[<[{`~>\w]/.test(held[0]!)) {
         out += release();
         continue;
       }
@@ -332,10 +291,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
         hidAnything = true;
         hidReasoning = true;
         shown.retract();
-        pending = '';
-        pendingLast = '';
-        pendingFirm = false;
-        gluedAsked = false;
+        waiting.take();
         held = held.slice(closeThink[0].length);
         out = '';
         continue;
@@ -394,7 +350,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     },
     flush() {
       settle();
-      const rest = turnEnd.end(() => END_OF_REPLY_EOS.test(`${shown.recent.slice(-300)}${pending}${held}</s>`));
+      const rest = turnEnd.end(() => END_OF_REPLY_EOS.test(`${shown.recent.slice(-300)}${waiting.text}${held}</s>`));
       const out = rest ? take(rest) : '';
       settle();
       return out + drain(true);

@@ -4,9 +4,9 @@
  * current line is still blank or a block quote, and whether the text now stands inside code (a
  * fence or inline code), where markup is an example the user sees. Updated once per character shown.
  */
+import { isBlank } from './scan';
 
 const BLANK_LINES = /\n(?:[ \t]*\n)+/g;
-const isBlank = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r';
 
 export class ShownText {
   /** The last few hundred characters shown. */
