@@ -55,9 +55,10 @@ function namedFunctionAt(text: string, from: number, name: string, resolve: Scan
     const close = cdata === -1 && startsWithAt(text, CDATA_OPEN.toLowerCase(), valueFrom) ? -1 : closerAt(text, closeTag, cdata === -1 ? valueFrom : cdata);
     if (close === -1) return { attempt: { problem: 'cut_off', name }, end: text.length };
     const raw = text.slice(valueFrom, close);
-    // `string="false"`: the value is JSON (Seed 2.0); otherwise the value exactly as written (its CDATA unwrapped later), which the schema types.
+    // `string="false"`: the value is JSON (Seed 2.0); otherwise the value as written, the line breaks around it layout
+    // (`<param name="city">⏎Paris⏎</param>`, as MiniCPM5's parsers read it; its CDATA unwrapped later), which the schema types.
     const json = /\bstring\s*=\s*"false"/i.test(m[3]!) ? parseLooseJson(raw) : undefined;
-    args[m[2]!] = json !== undefined ? json : new XmlNode(raw, 'none');
+    args[m[2]!] = json !== undefined ? json : new XmlNode(raw);
     i = skipSpaces(text, close + closeTag.length);
   }
 }

@@ -213,10 +213,6 @@ export interface BodyReaders {
   namedElements(name: string, rest: string, atEnd: boolean): Attempt;
 }
 
-/**
- * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
- * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
- */
 /** A call's name in an element of its own, perhaps after its MCP server's: `<server>fs</server><tool>read_file</tool>`. */
 const NAME_ELEMENT = /^\s*(?:<(server|server_name)>[^<\n]{0,100}<\/\1>\s*)?<(name|tool_name|tool|request)>\s*([\w.-]{1,100})\s*<\/\2>\s*/i;
 
@@ -235,9 +231,26 @@ const HARMONY_RECIPIENT = /^(?:assistant[ \t]*)?(?:(?:commentary|analysis)[ \t]+
 /** A call wrapper inside another (`<function_call>` in `<function_calls>`, `<tool_call>` in `<tool_calls>`). */
 const INNER_WRAPPER = /^<(function_call|tool_call|invoke)>/i;
 
+/** A list wrapper inside another: `<tool_call><function_calls>…</function_calls></tool_call>` (gpt-5-nano given two formats at once). */
+const INNER_LIST = /^\s*<(function_calls|tool_calls|tools)>/i;
+
+/** The content of a list wrapper making up the whole body, closed or not; undefined for any other body, and for lists inside lists. */
+function insideInnerList(body: string): string | undefined {
+  const open = INNER_LIST.exec(body);
+  if (!open) return undefined;
+  const rest = body.slice(open[0].length).trimEnd();
+  const close = `</${open[1]!.toLowerCase()}>`;
+  const inner = rest.slice(-close.length).toLowerCase() === close ? rest.slice(0, -close.length) : rest;
+  return INNER_LIST.test(inner) ? undefined : inner;
+}
+
 /** A body that is one fence, its language a word or none: ```` ```JSON⏎{…}⏎``` ````. */
 const FENCED_BODY = /^\s*```[\w-]{0,20}[ \t]*\n([\s\S]*?)\n?[ \t]*```\s*$/;
 
+/**
+ * The calls a wrapper's body holds; undefined when it holds no call markup (the wrapper's tag was
+ * mentioned in prose). `atEnd`: the body runs to the end of the reply without its closing tag.
+ */
 export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers: BodyReaders, closed = false): Attempt[] | undefined {
   const first = body.search(/\S/);
   // A wrapper the reply ends in, empty, with a name only begun, or with a tag only begun (`<func`): cut off.
@@ -257,9 +270,9 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
       return readBody(ctx, part.replace(close, ''), atEnd && !partClosed && k === parts.length - 1, readers, partClosed) ?? [{ problem: 'unparsable' as const }];
     });
   }
-  // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON), or after a tag of its own
-  // (`<tool_call><tool>{…}`, MiMo): its content.
-  const inner = FENCED_BODY.exec(body)?.[1] ?? afterInnerTag(body);
+  // The call in a fence of its own inside the wrapper (ModelScopeGPT's ```JSON), after a tag of its own
+  // (`<tool_call><tool>{…}`, MiMo), or the calls in a list wrapper of their own: its content.
+  const inner = FENCED_BODY.exec(body)?.[1] ?? afterInnerTag(body) ?? insideInnerList(body);
   if (inner !== undefined) return readBody(ctx, inner, atEnd, readers, closed);
   const ch = body[first];
   if (ch === '{' || ch === '[') return jsonBody(ctx, body, atEnd);

@@ -8,6 +8,7 @@
 import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { isRecord, jsonEnding, parseLooseJson } from '../values';
 import { XmlNode } from '../xml-tree';
+import { requiresArguments } from '../tools';
 
 const SUFFIX = '(?::[\\w-]{1,20})?';
 const HEAD = new RegExp(`<tool_call${SUFFIX}>\\s*([\\w.-]{1,100})\\s*<tool_sep${SUFFIX}>`, 'gi');
@@ -24,11 +25,15 @@ function callOf(ctx: ScanContext, name: string, body: string, closed: boolean): 
     const json = parseLooseJson(trimmed);
     return isRecord(json) ? named(ctx.resolve, name, json as Record<string, unknown>) : { problem: 'unparsable', name };
   }
+  // The reply ended right after the separator: a tool that requires arguments was cut before they came.
+  if (!closed && !trimmed && requiresArguments(ctx.tools.schemaOf(ctx.resolve(name) ?? name))) return { problem: 'cut_off', name };
   const args: Record<string, unknown> = {};
   for (const m of matchesOf(PAIR, body)) {
     if (!m[3]) return { problem: 'cut_off', name };
     args[m[1]!.trim()] = new XmlNode(m[2]!, 'none');
   }
+  // Words where the arguments go, neither JSON nor pairs: no arguments can be read from them.
+  if (trimmed && !Object.keys(args).length) return { problem: closed ? 'unparsable' : 'cut_off', name };
   return named(ctx.resolve, name, args);
 }
 

@@ -29,8 +29,38 @@ export const namesNoTool = (name: string, resolve: (n: string) => string | undef
 /** What may stand before the input's brace on its line. */
 const DECORATION = /^[^\n{]{0,40}?(?=\{)/;
 
+/** An input in a fence of its own, on the label's line or the next (```` ```python⏎…⏎``` ````): its opening line. */
+const FENCED_INPUT = /[ \t]*(?:\r?\n[ \t]*)?(`{3,}|~{3,})[\w+-]{0,20}[ \t]*\r?\n/y;
+
+/**
+ * The content of a fenced input starting at `from` (LangChain strips the fence before the tool runs it), and where the
+ * fence ends (-1: never closed, it runs to the next ReAct line or the end of the reply); undefined if no fence opens there.
+ */
+function fencedInput(text: string, from: number): { body: string; end: number } | undefined {
+  FENCED_INPUT.lastIndex = from;
+  const open = FENCED_INPUT.exec(text);
+  if (!open) return undefined;
+  const bodyFrom = FENCED_INPUT.lastIndex;
+  const marker = open[1]!;
+  const close = new RegExp(`^[ \\t]*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*\\r?$`, 'gm');
+  close.lastIndex = bodyFrom;
+  const m = close.exec(text);
+  if (m) return { body: text.slice(bodyFrom, m.index), end: m.index + m[0].length };
+  const next = NEXT_STEP.exec(text.slice(bodyFrom));
+  return { body: next ? text.slice(bodyFrom, bodyFrom + next.index) : text.slice(bodyFrom), end: -1 };
+}
+
 /** The action's input and where it ends (-1: it runs to the end of the reply). */
 function inputOf(ctx: ScanContext, name: string, text: string, from: number): { attempt: Attempt; end: number } {
+  const fenced = fencedInput(text, from);
+  if (fenced) {
+    const body = fenced.body.trim();
+    if (body.startsWith('{')) {
+      const args = parseLooseJson(body);
+      return { attempt: isRecord(args) ? named(ctx.resolve, name, args) : { problem: fenced.end === -1 ? 'cut_off' : 'unparsable', name }, end: fenced.end };
+    }
+    return { attempt: wordsInput(ctx, name, body, 0), end: fenced.end };
+  }
   const decoration = DECORATION.exec(text.slice(from, from + 41));
   if (!decoration) return { attempt: wordsInput(ctx, name, text, from), end: -1 };
   const open = from + decoration[0].length;
@@ -47,12 +77,13 @@ const NEXT_STEP = /\n[ \t]*(?:Observation|Thought|Action|Final Answer|(?:Tool )?
 
 /**
  * An input written as words (`Action Input: what is the temperature in SF?`), as LangChain's single-input tools take it:
- * stripped of blanks and of the quotes around it, it is the tool's one parameter.
+ * stripped of blanks and of the quotes or backticks around it, it is the tool's one parameter.
  */
 function wordsInput(ctx: ScanContext, name: string, text: string, from: number): Attempt {
   const rest = text.slice(from);
   const next = NEXT_STEP.exec(rest);
-  const words = (next ? rest.slice(0, next.index) : rest).trim().replace(/^"([^"]*)"$/, '$1');
+  // Quotes or backticks around the whole input are the model's, not the input's (LangChain strips both).
+  const words = (next ? rest.slice(0, next.index) : rest).trim().replace(/^"([^"]*)"$|^`([^`]*)`$/, '$1$2');
   const tool = ctx.resolve(name);
   // No input (`Action Input: ""`) for a tool that requires none: a call without arguments.
   if (!words && tool && !requiresArguments(ctx.tools.schemaOf(tool))) return named(ctx.resolve, name, {});

@@ -283,7 +283,8 @@ export const harmony: Detector = (ctx) => {
   const HEAD = /(?:<\|start\|>assistant\s*)?(?:to=([\w.:-]{1,100})\s*)?<\|channel\|>\s*(?:commentary|analysis)(?:\s+to=([\w.:-]{1,100}))?(?:\s*<\|channel\|>\s*(?:commentary|analysis))?([^<\n]{0,60})(?:<\|constrain\|>\s*[\w-]{0,20}\s*)?<\|message\|>/g;
   let covered = 0;
   for (const m of matchesOf(HEAD, ctx.text)) {
-    const rawName = m[1] ?? m[2];
+    // Other words in the header before the recipient (`commentary ANYTHING to=functions.x`): the recipient still names the call.
+    const rawName = m[1] ?? m[2] ?? /(?:^|\s)to=([\w.:-]{1,100})\s*$/.exec(m[3]!)?.[1];
     if (!rawName || m.index < covered || ctx.isProtected(m.index)) continue;
     // The message may start on a line of its own (gpt-oss-20b on MLX).
     let body = m.index + m[0].length;
