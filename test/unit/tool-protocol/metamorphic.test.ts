@@ -117,6 +117,7 @@ const WHOLE_REPLY_ONLY = new Set([
   'round36: crewai-gpt41mini-fenced-react-action-with-invented-observation-and-final-answer',
   'round36: crewai-gpt4o-mini-react-in-unclosed-code-fence',
   'round36: crewai-gpt4o-mini-react-unclosed-fence-json-input-trailing-space',
+  'round38: crewai_gpt41mini_react_action_with_fabricated_observation',
 ]);
 
 describe('a line of prose before the call', () => {
