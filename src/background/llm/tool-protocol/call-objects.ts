@@ -136,11 +136,15 @@ function undeclaredWrapper(args: Record<string, Json>, schema: ReturnType<Schema
 /** The call's own keys by how a model may mistype them (`" arguments"`, `"Name"`). */
 const STRUCTURAL_KEYS = new Map<string, string>([...ARGUMENT_KEYS, ...NAME_KEYS, ...ENVELOPE_KEYS, 'type'].map((k) => [k.toLowerCase(), k]));
 
-/** The object with its call keys written plainly (blanks around them and capitals dropped) where that names no key already there. */
+/**
+ * The object with its call keys written plainly (blanks around them, a sigil before them as in Granite's `$function`, and
+ * capitals dropped) where that names no key already there.
+ */
 function plainKeys(value: Record<string, Json>): Record<string, Json> {
   const plain = (k: string) => {
+    const bare = k.trim().replace(/^\$/, '');
     // In camel case too, as a prompt's own shape may ask (`functionName`).
-    const canonical = STRUCTURAL_KEYS.get(k.trim().toLowerCase()) ?? STRUCTURAL_KEYS.get(k.trim().replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
+    const canonical = STRUCTURAL_KEYS.get(bare.toLowerCase()) ?? STRUCTURAL_KEYS.get(bare.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
     return canonical !== undefined && canonical !== k && !(canonical in value) ? canonical : k;
   };
   const keys = Object.keys(value);

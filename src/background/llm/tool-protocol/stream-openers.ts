@@ -302,7 +302,8 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-export const JSON_CALL = /^(\{\s*["'“](name|function|function_name|functionName|toolName|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request)["'”]\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
+/** The first key of a JSON object that may hold a call: a call's own keys, an envelope's, a chat message's (`role`, its `tool_calls` after). */
+export const JSON_CALL = /^(\{\s*["'“](name|function|function_name|functionName|toolName|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request|role)["'”]\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -10,6 +10,7 @@ import { attemptsFromJson, isToolDefinitions } from '../call-objects';
 import { argumentsObject, isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
 import { XmlNode } from '../xml-tree';
 import { namedFunctionsIn } from './attributed';
+import { openingTag } from './xml-tags';
 import { requiresArguments } from '../tools';
 
 /** The name a broken JSON call gives, if one can be read. */
@@ -319,6 +320,8 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
     const args = argumentsObject(body.slice(first + recipient[0].length));
     return [args ? named(ctx.resolve, recipient[1]!, args) : { problem: atEnd && !closed ? 'cut_off' : 'unparsable', name: recipient[1] }];
   }
+  const attributed = attributedCall(ctx, body, first);
+  if (attributed) return [attributed];
   const namedJson = namedJsonCall(ctx, body.slice(first));
   if (namedJson) return [namedJson];
   const glm = glmCall(ctx, body, atEnd);
@@ -328,6 +331,19 @@ export function readBody(ctx: ScanContext, body: string, atEnd: boolean, readers
   // A lone name: a call without arguments (GLM, Poolside); in a closed wrapper, a name no tool has is an unknown tool.
   if (glm && ('arguments' in glm || (closed && /^\s*[\w.-]{1,100}\s*$/.test(body)))) return [glm];
   return closed ? triedCall(ctx, body) : undefined;
+}
+
+/**
+ * An offered tool's name, then its arguments as attributes, a self-closing tag without its `<` (`<tool_call>exec
+ * command="ls" />`, a Qwen model in OpenClaw). A `tool` or `name` attribute repeating the name is no argument.
+ */
+function attributedCall(ctx: ScanContext, body: string, first: number): Attempt | undefined {
+  const head = /^([A-Za-z_][\w.-]{0,99})(?=[ \t]+[\w:-]{1,40}[ \t]*=)/.exec(body.slice(first, first + 150));
+  if (!head || !ctx.resolve(head[1]!)) return undefined;
+  const tag = openingTag(body, first + head[0].length);
+  if (!tag || body.slice(tag.end).trim()) return undefined;
+  const args = Object.entries(tag.attributes).filter(([key, value]) => !((key === 'tool' || key === 'name') && value === head[1]));
+  return named(ctx.resolve, head[1]!, Object.fromEntries(args));
 }
 
 /**

@@ -6,6 +6,9 @@ import { matchesOf, type ScanContext } from '../scan';
 import { isRecord, parseLooseJson } from '../values';
 import { readChildren, XmlNode } from '../xml-tree';
 
+/** A parameter's closing tag misspelled, ending its value. */
+const MISSPELLED_CLOSER = /<\/par[a-z]{0,12}>\s*$/i;
+
 /**
  * `<parameter=p>v</parameter>` (Qwen3-Coder) or `<parameter name="p">v</parameter>` (invoke). A
  * parameter left open at the very end of the reply was cut off: undefined.
@@ -14,7 +17,8 @@ export function parametersOf(body: string, atEnd: boolean): Record<string, unkno
   const args: Record<string, unknown> = {};
   for (const m of matchesOf(/<(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter(?:=([^>\s]{1,100})|\s+name\s*=\s*["'“”]([^"'“”]+)["'“”][^<>]*?)\s*>([\s\S]*?)(<\/(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter>|(?=<(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?parameter[\s=])|(?=<\/function>|<\/(?:[\w-]{1,20}:|[｜|]{0,2}DSML[｜|]{0,2} ?)?invoke>)|$)/gi, body)) {
     if (!m[4] && atEnd && m.index + m[0].length === body.length) return undefined;
-    args[(m[1] ?? m[2])!] = new XmlNode(m[3]!, 'blanks');
+    // Its closing tag misspelled (`</parametr>`), the next parameter or the function's end after it: the value ends before it.
+    args[(m[1] ?? m[2])!] = new XmlNode(m[4] ? m[3]! : m[3]!.replace(MISSPELLED_CLOSER, ''), 'blanks');
   }
   return args;
 }

@@ -11,7 +11,7 @@ const UNQUOTED = /[^\s"'<>/]+/y;
  * Reads the attributes and the end of an opening tag whose name ends at `from`. Linear: a quoted
  * value ends at the next quote of its kind, an unquoted one at a blank, quote, `<`, `>` or `/`.
  */
-function openingTag(text: string, from: number): { end: number; selfClosing: boolean; attributes: Record<string, unknown> } | undefined {
+export function openingTag(text: string, from: number): { end: number; selfClosing: boolean; attributes: Record<string, unknown> } | undefined {
   const attributes: Record<string, unknown> = {};
   let i = from;
   for (;;) {
@@ -103,6 +103,14 @@ export const xmlTags: Detector = (ctx) => {
     const close = firstCloseFrom(closes.get(m[1]!.toLowerCase()), tag.end);
     if (!close) {
       if (!startsOwnLine(text, m.index)) continue;
+      // The reply ends with the opening tag, its attributes the tool's parameters (`<search_files query="x">`, Qwen3
+      // 0.6B): the call, never closed.
+      const named = Object.keys(tag.attributes);
+      if (named.length && !text.slice(tag.end).trim() && (!siblings || named.every((k) => siblings.has(k.toLowerCase())))) {
+        spans.push({ start: m.index, end: text.length, calls: [{ name, arguments: tag.attributes }] });
+        covered = text.length;
+        continue;
+      }
       const rest = openBody(text.slice(tag.end), siblings);
       if (!rest) continue;
       spans.push(rest === 'cut' ? { start: m.index, end: text.length, calls: [], problems: [{ problem: 'cut_off', name }] } : { start: m.index, end: text.length, calls: [{ name, arguments: { ...tag.attributes, ...rest } }] });
