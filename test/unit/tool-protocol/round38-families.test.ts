@@ -118,8 +118,9 @@ describe('a ReAct input in a fence or in backticks', () => {
     expect(read('Thought: x\nAction: search\nAction Input: ```json\n{"query": "weather in Oslo"}\n```').calls).toEqual([{ name: 'search', arguments: { query: 'weather in Oslo' } }]);
   });
 
-  test('a JSON fence the reply ends inside, its JSON cut: cut off', () => {
+  test('a JSON fence the reply ends inside: cut off where a value was cut, the call where only closers are missing', () => {
     expect(read('Thought: x\nAction: search\nAction Input: ```json\n{"query": "weather in')).toEqual({ calls: [], failures: [['cut_off', 'search']] });
+    expect(read('Thought: x\nAction: search\nAction Input: ```json\n{"query": "weather in Oslo"')).toEqual({ calls: [{ name: 'search', arguments: { query: 'weather in Oslo' } }], failures: [] });
   });
 
   test('inline code around the whole input: its content; backticks inside the input stay', () => {

@@ -3,7 +3,8 @@
  * unclosed braces), balanced-bracket scanning, entity and CDATA decoding, Python literals.
  */
 
-import { closeOpen, endsString, escapeStrayQuotes, quotedObjectClose, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted, withTuplesAsLists } from './json-repairs';
+import { closeOpen, endsString, escapeStrayQuotes, quotedObjectClose, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted } from './json-repairs';
+import { withTuplesAsLists } from './python-literals';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -56,8 +56,10 @@ function inputOf(ctx: ScanContext, name: string, text: string, from: number): { 
   if (fenced) {
     const body = fenced.body.trim();
     if (body.startsWith('{')) {
+      // A fence the reply ended inside, its JSON cut in a value: never the cut value.
+      if (fenced.end === -1 && jsonEnding(body) === 'cut') return { attempt: { problem: 'cut_off', name }, end: -1 };
       const args = parseLooseJson(body);
-      return { attempt: isRecord(args) ? named(ctx.resolve, name, args) : { problem: fenced.end === -1 ? 'cut_off' : 'unparsable', name }, end: fenced.end };
+      return { attempt: isRecord(args) ? named(ctx.resolve, name, args) : { problem: 'unparsable', name }, end: fenced.end };
     }
     return { attempt: wordsInput(ctx, name, body, 0), end: fenced.end };
   }

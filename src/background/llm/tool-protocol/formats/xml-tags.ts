@@ -105,8 +105,8 @@ export const xmlTags: Detector = (ctx) => {
       if (!startsOwnLine(text, m.index)) continue;
       // The reply ends with the opening tag, its attributes the tool's parameters (`<search_files query="x">`, Qwen3
       // 0.6B): the call, never closed.
-      const named = Object.keys(tag.attributes);
-      if (named.length && !text.slice(tag.end).trim() && (!siblings || named.every((k) => siblings.has(k.toLowerCase())))) {
+      const given = Object.keys(tag.attributes);
+      if (given.length && !text.slice(tag.end).trim() && (!siblings || given.every((k) => siblings.has(k.toLowerCase())))) {
         spans.push({ start: m.index, end: text.length, calls: [{ name, arguments: tag.attributes }] });
         covered = text.length;
         continue;
