@@ -8,20 +8,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseToolCalls } from '../../src/background/llm/tool-protocol/parse';
-import { createToolMarkupFilter } from '../../src/background/llm/tool-protocol/stream-filter';
 import { parseMarkdown } from '../../src/sidebar/lib/markdown';
 import { HOSTILE_OUTPUTS, TOOLS } from '../fixtures/tool-calls/hostile';
-
-function streamAll(text: string): string {
-  const filter = createToolMarkupFilter(TOOLS);
-  let shown = '';
-  for (let i = 0; i < text.length; i += 16) shown += filter.push(text.slice(i, i + 16));
-  return shown + filter.flush();
-}
+import { streamThrough } from './stream-through';
 
 const WORK: Record<string, (text: string) => unknown> = {
   parse: (text) => parseToolCalls(text, TOOLS),
-  filter: streamAll,
+  filter: (text) => streamThrough(text, TOOLS, 16),
   markdown: parseMarkdown,
 };
 

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { createToolMarkupFilter } from '../../../src/background/llm/tool-protocol/stream-filter';
 import { HOSTILE_OUTPUTS, TOOLS } from '../../fixtures/tool-calls/hostile';
+import { streamThrough } from '../../support/stream-through';
 
 jest.setTimeout(120_000);
 
@@ -53,13 +53,6 @@ function expectLinear(label: string, { small, large }: { small: number; large: n
   expect({ label, times, withinBound: large < boundMs, linear: large <= 2 * FACTOR * small + 50 }).toEqual({ label, times, withinBound: true, linear: true });
 }
 
-function streamAll(text: string): string {
-  const filter = createToolMarkupFilter(TOOLS);
-  let shown = '';
-  for (let i = 0; i < text.length; i += 16) shown += filter.push(text.slice(i, i + 16));
-  return shown + filter.flush();
-}
-
 describe.each(HOSTILE_OUTPUTS.map((h) => [h.name, h] as const))('%s', (_name, hostile) => {
   let figures: Figures;
   beforeAll(() => {
@@ -81,6 +74,6 @@ describe.each(HOSTILE_OUTPUTS.map((h) => [h.name, h] as const))('%s', (_name, ho
 
 test('the stream filter shows a long plain answer whole, and an unclosed reasoning block not at all', () => {
   const plain = HOSTILE_OUTPUTS.find((h) => h.name === 'plain prose')!.make(256 * KB);
-  expect(streamAll(plain)).toBe(plain);
-  expect(streamAll(`<think>${plain}`)).toBe('');
+  expect(streamThrough(plain, TOOLS, 16)).toBe(plain);
+  expect(streamThrough(`<think>${plain}`, TOOLS, 16)).toBe('');
 });
