@@ -118,6 +118,10 @@ const WHOLE_REPLY_ONLY = new Set([
   'round36: crewai-gpt4o-mini-react-in-unclosed-code-fence',
   'round36: crewai-gpt4o-mini-react-unclosed-fence-json-input-trailing-space',
   'round38: crewai_gpt41mini_react_action_with_fabricated_observation',
+  // A tool's name alone on the line opening the reply, its arguments as `key: value` lines below (formats/name-lines.ts).
+  'pending-moved: Gemma-4 E2B tool name on its own line, then `key: value` lines',
+  'pending-moved: deepseek-v4-local_bare-name-line-then-colon-key-value-lines_file_read',
+  'pending-moved: deepseek-v4-local_bare-name-then-key-equals-value_then-hallucinated-answer_file_read',
 ]);
 
 describe('a line of prose before the call', () => {

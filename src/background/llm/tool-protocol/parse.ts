@@ -23,7 +23,7 @@ import { plamo, solarOpen } from './formats/token-calls';
 import { kimiBare, kimiHeadless, kimiXtml } from './formats/kimi';
 import { labelCalls } from './formats/label-calls';
 import { bracketFields } from './formats/bracket-fields';
-import { bracketLines, nameLines } from './formats/name-lines';
+import { bracketLines, fieldLines, nameLines } from './formats/name-lines';
 import { functionaryRecipients, functionaryV2, internlmInterpreter } from './formats/role-tokens';
 import { deepseek, harmony, mistral, pythonTag } from './formats/special-tokens';
 import { dsml, invoke } from './formats/invoke';
@@ -47,7 +47,7 @@ import { createToolTable, type ToolInput } from './tools';
 export type { ParsedCall } from './scan';
 export type { ToolInput } from './tools';
 
-const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, kimiBare, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, labelCalls, react, reactCalls, bracketLines, bracketFields, bare, nameLines];
+const DETECTORS: readonly Detector[] = [deepseek, dsml, kimiXtml, kimiHeadless, kimiBare, hunyuan, solarOpen, plamo, mistral, gemma, harmony, qwenAgent, dspy, functionaryV2, functionaryRecipients, internlmInterpreter, pythonTag, toolCallNamed, wrapped, invoke, functionNamed, functionTag, cwmTool, xmlTags, unnamedWrapped, elementCalls, fenced, continueBlocks, labelCalls, react, reactCalls, bracketLines, bracketFields, bare, nameLines, fieldLines];
 
 /** Detectors whose every form holds a tag (`<…>`): a reply without a `<` is not scanned by them. */
 const TAG_DETECTORS: ReadonlySet<Detector> = new Set([deepseek, dsml, kimiHeadless, hunyuan, solarOpen, plamo, internlmInterpreter, toolCallNamed, invoke, functionNamed, cwmTool, xmlTags, unnamedWrapped, elementCalls]);

@@ -6,6 +6,7 @@
 import { callLabel } from './formats/reply-calls';
 import { FENCED_WRAPPERS } from './formats/fenced';
 import { ARGUMENTS_ELEMENTS, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/element-calls';
+import { declaredFields } from './formats/name-lines';
 import { escapeRegExp, wrapper, type CloserSpec } from './stream-openers';
 import type { Position } from './stream-recognise';
 import { createToolTable, nameKey, toolNameOf, type ToolInput } from './tools';
@@ -100,9 +101,24 @@ export function namePatterns(tools: readonly ToolInput[]) {
     return !namespace && rest !== '' && ['default_api.', 'functions.'].some((w) => w.startsWith(rest));
   };
 
+  /**
+   * A tool's name alone on its line, then its first argument's `key:` or `key=` (formats/name-lines.ts `fieldLines`):
+   * `true` once the key is one the tool declares, `'maybe'` while it may still become one.
+   */
+  const fieldsHead = (text: string): boolean | 'maybe' => {
+    const m = /^([A-Za-z_][\w.-]{0,99})[ \t]*\r?\n[ \t]*([A-Za-z_][\w-]{0,63})?([ \t]*[:=])?/.exec(text);
+    const name = m && table.resolve(m[1]!);
+    const fields = name ? declaredFields(table.schemaOf(name)) : undefined;
+    if (!m || !fields) return false;
+    if (m[3]) return fields.declared.has(m[2]!);
+    if (m[0].length < text.length || text.length > 200) return false;
+    return [...fields.declared].some((k) => k.startsWith(m[2] ?? ''));
+  };
+
   return {
     table,
     names,
+    fieldsHead,
     nameFirsts,
     toolTag,
     pythonStart,

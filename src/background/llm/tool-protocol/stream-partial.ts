@@ -46,7 +46,7 @@ const LONE_REASONING_OPENINGS = ['</think>', '</thinking>', '</mm:think>', '</se
 
 /** The test for the offered tools: could `text`, held where `at` says, still grow into an opener? */
 export function partialTest(patterns: NamePatterns): (text: string, at: Position) => boolean {
-  const { names, nameFirsts, pythonStart, afterCallLabel, elementCall, kimiPrefix, mistralPrefix, couldBeWrappedName } = patterns;
+  const { names, nameFirsts, pythonStart, afterCallLabel, elementCall, kimiPrefix, mistralPrefix, couldBeWrappedName, fieldsHead } = patterns;
 
   /** Could `text`, at a line's start, still grow into a fence that holds calls? */
   const fenceCouldOpen = (text: string, at: Position): boolean => {
@@ -184,6 +184,8 @@ export function partialTest(patterns: NamePatterns): (text: string, at: Position
     if (!at.shownContent && names.some((n) => n.startsWith(lower))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && mistralPrefix(lower.slice(n.length)))) return true;
     if (!at.shownContent && names.some((n) => lower.startsWith(n) && /^[ \t]*(\n[ \t]*)?$/.test(lower.slice(n.length)))) return true;
+    // A tool's name alone on the line opening the reply, while its first argument's key arrives (formats/name-lines.ts).
+    if (!at.shownContent && lineStart && fieldsHead(text) === 'maybe') return true;
     if (!at.shownContent && [...names, 'all'].some((n) => lower.startsWith(n) && '<|content|>'.startsWith(lower.slice(n.length).trim()))) return true;
     if (!at.shownContent && !at.hidAnything && 'all\n'.startsWith(text)) return true;
     // GPT-OSS's recipient before its channel (`to=functions.name<|channel|>…`).

@@ -87,7 +87,7 @@ const UNKNOWN_CALL_LIST = /^\[\s*[A-Za-z_][\w.-]{0,99}\s*\(/;
 
 export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
   const patterns = namePatterns(tools);
-  const { table, toolTag, pythonStart, quotedCallList, afterCallLabel, wrappedCall, mistralArgs, bareFunction, reactCall, decoratedCall, pairCallList, toolKeyedJson, recipientArgs, recipientContent, kimiHeadless, loggedCall, loggedInvoke, labelPair, chatglmHead, kimiBare, elementCall } = patterns;
+  const { table, toolTag, pythonStart, quotedCallList, afterCallLabel, wrappedCall, mistralArgs, bareFunction, reactCall, decoratedCall, pairCallList, toolKeyedJson, recipientArgs, recipientContent, kimiHeadless, loggedCall, loggedInvoke, labelPair, chatglmHead, kimiBare, elementCall, fieldsHead } = patterns;
   const couldOpen = partialTest(patterns);
 
   /** Whether the characters at `i` rule out every opener (most prose, and runs of `<`, `[` or `{`). */
@@ -177,6 +177,9 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (kimiHeadless.test(held)) return { ...wrapper(/<\|tool_call_end\|>(?:[ \t]*<\|tool_calls_section_end\|>)?|<\|tool_calls_section_end\|>/), sure: true } as CloserSpec;
     if (!at.shownContent && recipientArgs.test(held)) return { kind: 'balanced', brace: true };
     if (!at.shownContent && recipientContent.test(held)) return wrapper(/<\|stop\|>|(?=<\|from\|>)/);
+    // A tool's name alone on the line opening the reply, its arguments as `key: value` lines below: runs to the end of the
+    // reply, hidden as far as the parser reads a call in it (formats/name-lines.ts).
+    if (!at.shownContent && fieldsHead(held) === true) return { kind: 'end', verify: true };
     // ReAct's action naming an offered tool, or one word (an unknown tool): the turn ends there, so it runs to the end of
     // the reply, hidden if the parser reads a call in it. Words that name no tool (`Action: Final Answer`) are prose.
     // An action written as a call of an offered tool (`Action: search("…")`): the turn ends there, as at any action.

@@ -9,10 +9,15 @@
  * Models that mimic a client's history placeholders write the same in brackets, on a line of its
  * own: `[tool_call: name(…)]`, `[TOOL_CALL: name|{…}]`, `[TOOL_CALL: name]{…}`, Gemini CLI's
  * `[tool_call: name for key 'value']`; a bracket naming a tool with no arguments is a failure.
+ * A reply may also open with an offered tool's name alone on its line and its arguments on the lines
+ * below, one `key: value` or `key=value` each, up to a blank line or the reply's end (Gemma 4 E2B,
+ * DeepSeek V4 run locally): a call where every key is one the tool's schema declares and none it
+ * requires is missing (`fieldLines`).
  * Whether each line stands on its own (nothing but blanks or reasoning beside it) is judged as for
  * every call (parse.ts).
  */
 import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type NameResolver, type Span } from '../scan';
+import type { JsonSchema } from '../tools';
 import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
 import { contentEnd } from './bare';
 
@@ -136,4 +141,53 @@ function wordedAttempt(words: string, rawName: string, resolve: NameResolver): A
     i = WORDED_ARGUMENT.lastIndex;
   }
   return words.slice(i).trim() === '' && Object.keys(args).length ? named(resolve, rawName, args) : { problem: 'unparsable', name: rawName };
+}
+
+/** A tool's name alone on the reply's first line. */
+const NAME_ALONE = /^[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*\r?\n/;
+/** One argument's line: `key: value` or `key=value`. */
+const FIELD_LINE = /^[ \t]*([A-Za-z_][\w-]{0,63})[ \t]*(?::|=)[ \t]*(\S[^\n]*?)[ \t]*\r?$/;
+
+/** The keys of a tool's arguments its schema declares and requires; undefined where it declares none. */
+export function declaredFields(schema: JsonSchema | undefined): { declared: ReadonlySet<string>; required: readonly string[] } | undefined {
+  const properties = schema?.properties;
+  if (!properties || !Object.keys(properties).length) return undefined;
+  const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
+  return { declared: new Set(Object.keys(properties)), required };
+}
+
+/**
+ * A tool's name alone on the line opening the reply, then its arguments one per line (`path: /a.py`, `start_line: 33`),
+ * up to a blank line or the reply's end: the call, its values read as the schema asks (text stays text).
+ */
+export const fieldLines: Detector = (ctx) => {
+  const text = ctx.text;
+  let start = 0;
+  while (start < text.length && /\s/.test(text[start]!)) start++;
+  if (ctx.isProtected(start)) return [];
+  const head = NAME_ALONE.exec(text.slice(start, start + 128));
+  const name = head && ctx.resolve(head[1]!);
+  const fields = name ? declaredFields(ctx.tools.schemaOf(name)) : undefined;
+  if (!head || !name || !fields) return [];
+  const args: Record<string, unknown> = {};
+  let at = start + head[0].length;
+  let end = at;
+  while (at < text.length) {
+    const newline = text.indexOf('\n', at);
+    const lineEnd = newline === -1 ? text.length : newline;
+    const line = text.slice(at, lineEnd);
+    if (!line.trim()) break;
+    const field = FIELD_LINE.exec(line);
+    if (!field || !fields.declared.has(field[1]!) || field[1]! in args) return [];
+    args[field[1]!] = unquoted(field[2]!);
+    end = at + line.trimEnd().length;
+    at = lineEnd + 1;
+  }
+  if (!Object.keys(args).length || fields.required.some((k) => !(k in args))) return [];
+  return [spanOf(start, end, [named(ctx.resolve, head[1]!, args)])];
+};
+
+/** A value in matching quotes is the text inside them; any other is the text as written (the schema then types it). */
+function unquoted(value: string): string {
+  return /^(["'])(.*)\1$/.exec(value)?.[2] ?? value;
 }
