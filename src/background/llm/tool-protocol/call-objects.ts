@@ -218,9 +218,11 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   // object like that naming no tool is data, not a call.
   const name = resolve(rawName);
   if (!name) return undefined;
-  // A call's own id (`{"id": "4", "function": "get_current_time"}`, Gemma 3's function_call fences) is no argument where the tool declares none so named.
+  // A call's own id (`{"id": "4", "function": "get_current_time"}`, Gemma 3's function_call fences), or the name its result
+  // is kept under for later calls (`"output": "random_city"`, Hermes Function-Calling's prompt), is no argument where the
+  // tool declares none so named.
   const schema = schemaOf?.(name);
-  const ownId = (k: string) => k === 'id' && schema?.properties !== undefined && !Object.hasOwn(schema.properties, 'id');
+  const ownId = (k: string) => (k === 'id' || k === 'output') && schema?.properties !== undefined && !Object.hasOwn(schema.properties, k);
   const nameKey = NAME_KEYS.find((k) => source[k] === rawName);
   const isNameKey = (k: string) => NAME_KEYS.includes(k) && (!LAST_RESORT_NAME_KEYS.includes(k) || k === nameKey);
   // A `type` saying the object is a call (`"type": "call_function"`, an app's own envelope) is no argument where the tool declares none so named.

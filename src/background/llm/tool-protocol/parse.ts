@@ -40,7 +40,7 @@ import { turnEndStart } from './turn-end';
 import { quotedLines, standing } from './standing';
 import { inventedResponses } from './invented-responses';
 import { reasoningSpans, withoutDrafts } from './reasoning';
-import { LEFTOVER_CLOSER, matchesOf, Regions, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
+import { LEFTOVER_CLOSER, matchesOf, Regions, STRIPPED_HEADER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from './scan';
 import { withArgumentsFitted, withPositionalNamed } from './call-objects';
 import { createToolTable, type ToolInput } from './tools';
 
@@ -91,6 +91,8 @@ const END_OF_SEQUENCE = /\s*<\/s>\s*$|[ \t]*<\/s>/y;
  */
 function withEndOfSequence(text: string, span: Span): Span {
   let end = span.end;
+  STRIPPED_HEADER.lastIndex = end;
+  if (span.calls.length && STRIPPED_HEADER.test(text)) end = STRIPPED_HEADER.lastIndex;
   // Wrappers' closing tags written again after the call, closing nothing, go with it.
   for (LEFTOVER_CLOSER.lastIndex = end; LEFTOVER_CLOSER.test(text); LEFTOVER_CLOSER.lastIndex = end) end = LEFTOVER_CLOSER.lastIndex;
   END_OF_SEQUENCE.lastIndex = end;

@@ -82,3 +82,47 @@ function constructorAsObject(text: string, at: number, close: number, parts: num
     for (let i = from + 1; i < to; i++) replaced[i] = '';
   }
 }
+
+/** Python's escapes inside a string, as its reader turns them into characters; a backslash before a line break joins the lines. */
+const PYTHON_ESCAPES: Readonly<Record<string, string>> = { '\n': '', n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+
+/**
+ * The text with each triple-quoted string (`'''…'''`, `"""…"""`, Gemini's code edits) written as a JSON string, so the
+ * readers of single-line literals read it whole: quotes, commas, brackets and line breaks inside it are its own. Other
+ * strings are passed over as written. One pass; unchanged where a triple quote is never closed.
+ */
+export function withTripleQuotesAsJson(text: string): string {
+  const pieces: string[] = [];
+  let from = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+      continue;
+    }
+    if (ch !== '"' && ch !== "'") continue;
+    if (text[i + 1] !== ch || text[i + 2] !== ch) {
+      // `''` is an empty string: not the opening of a triple quote.
+      if (text[i + 1] === ch) i++;
+      else quote = ch;
+      continue;
+    }
+    const triple = ch.repeat(3);
+    let close = i + 3;
+    for (;;) {
+      close = text.indexOf(triple, close);
+      if (close === -1) return pieces.length ? pieces.join('') + text.slice(from) : text;
+      let slashes = 0;
+      while (text[close - 1 - slashes] === '\\') slashes++;
+      if (slashes % 2 === 0) break;
+      close++;
+    }
+    const body = text.slice(i + 3, close).replace(/\\([\s\S])/g, (escape, c: string) => PYTHON_ESCAPES[c] ?? escape);
+    pieces.push(text.slice(from, i), JSON.stringify(body));
+    i = close + 2;
+    from = close + 3;
+  }
+  return pieces.length ? pieces.join('') + text.slice(from) : text;
+}

@@ -65,6 +65,12 @@ export const LEFTOVER_CLOSER = new RegExp(`\\s*(?:${LEFTOVER_CLOSERS.join('|')})
 
 export const STRAY_CLOSER = /^\s*(?:<\/(?:tool_call|tool_calls|function_call|toolcall)\s*>|<\|>|<tool_call\|>)|^[ \t]*[}\]]{1,3}(?=[ \t]*(?:\r?\n|$))/i;
 
+/**
+ * Llama 3's header of the next assistant turn with its special tokens stripped (TensorRT-LLM's and vLLM's detokenizers):
+ * `assistant` glued to a call, ending its line. It belongs to the call (parse.ts, standing.ts).
+ */
+export const STRIPPED_HEADER = /assistant(?=[ \t]*(?:\r?\n|$))/y;
+
 /** A call, or why the markup gave none. */
 export type Attempt = ParsedCall | Problem;
 

@@ -5,7 +5,7 @@
  */
 import { presentsExample } from './formats/fenced';
 import { END_TOKENS, escapeRegExp } from './stream-openers';
-import { isBlank, Regions, type Span } from './scan';
+import { isBlank, Regions, STRIPPED_HEADER, type Span } from './scan';
 
 /** End-of-turn tokens, and Llama 3's header of the next assistant turn a model that runs on past its end writes after them. */
 const END_TOKEN = new RegExp(`${END_TOKENS.map(escapeRegExp).join('|')}|<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>|</s>|<\\|start_header_id\\|>assistant<\\|end_header_id\\|>`, 'y');
@@ -26,6 +26,8 @@ function startsLine(text: string, at: number, reasoning: Regions): boolean {
 
 function endsLine(text: string, at: number, reasoning: Regions): boolean {
   let i = at;
+  STRIPPED_HEADER.lastIndex = at;
+  if (STRIPPED_HEADER.test(text)) i = STRIPPED_HEADER.lastIndex;
   for (;;) {
     while (i < text.length && isBlank(text[i])) i++;
     END_TOKEN.lastIndex = i;

@@ -63,6 +63,12 @@ export class WaitingCalls {
    * counts the separators joined before other text.
    */
   joinAfter(held: string, final: boolean): { rest: string; found: AfterCalls; blanks: number } {
+    const header = this.endsBlank() ? 0 : strippedHeaderIn(held, final);
+    if (header === 'wait') return { rest: held, found: 'wait', blanks: 0 };
+    if (header) {
+      this.add(held.slice(0, header));
+      return { rest: held.slice(header), found: 'joined', blanks: 0 };
+    }
     let i = 0;
     while (i < held.length && (isBlank(held[i]) || held[i] === ';' || held[i] === ',')) i++;
     const continuation = /^\\[ \t]*(?=\r?\n)/.exec(held.slice(i));
@@ -84,10 +90,24 @@ export class WaitingCalls {
 }
 
 /**
- * What goes with a call just hidden, from the start of `held`: a wrapper's closing tag written again after it, ending
+ * The length of Llama 3.1's next header with its tokens stripped, glued to a call and ending its line (`assistant`), at the
+ * start of `held` (standing.ts `STRIPPED_HEADER`); `'wait'` while it may still become one; 0 where it is not there.
+ */
+function strippedHeaderIn(held: string, final: boolean): number | 'wait' {
+  const header = /^assistant[ \t]*(\r?\n|$)/.exec(held);
+  if (header && (header[1] || final)) return 'assistant'.length;
+  return !final && /^(?:a(?:s(?:s(?:i(?:s(?:t(?:a(?:n(?:t[ \t]*\r?)?)?)?)?)?)?)?)?)?$/.test(held) ? 'wait' : 0;
+}
+
+/**
+ * What goes with a call just hidden, from the start of `held`: Llama 3.1's stripped header glued to it (`glued`: nothing
+ * joined it since), a wrapper's closing tag written again after it, ending
  * its line (`found: 'closer'`; more may follow), or the end-of-sequence token (`'eos'`), as in the parser.
  */
-export function afterHiddenCall(held: string, final: boolean): { rest: string; found: 'wait' | 'closer' | 'eos' | 'other' } {
+export function afterHiddenCall(held: string, final: boolean, glued = false): { rest: string; found: 'wait' | 'closer' | 'eos' | 'other' } {
+  const header = glued ? strippedHeaderIn(held, final) : 0;
+  if (header === 'wait') return { rest: held, found: 'wait' };
+  if (header) return { rest: held.slice(header), found: 'closer' };
   LEFTOVER_CLOSER.lastIndex = 0;
   const leftover = LEFTOVER_CLOSER.exec(held);
   const after = leftover ? held.slice(leftover[0].length) : '';

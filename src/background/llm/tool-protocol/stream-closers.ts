@@ -59,13 +59,14 @@ export function feedCloser(c: Closer, text: string): number {
       const char = c.marker[0];
       for (let j = 0; j < text.length; j++) {
         const ch = text[j];
+        c.strings?.feed(ch!);
         if (ch === '\n') {
           // Lines before the opening one (Command R+'s `Action:`) are passed over.
           if (c.skip) {
             c.skip--;
             continue;
           }
-          if (c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length))) return decide(offset + j);
+          if (c.lineStart >= 0 && !c.strings?.open && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length))) return decide(offset + j);
           c.lineStart = offset + j + 1;
           c.phase = 'lead';
           c.matched = 0;
@@ -79,7 +80,7 @@ export function feedCloser(c: Closer, text: string): number {
         } else c.phase = 'fail';
       }
       // The line still arriving closes the block too, as the end of the text.
-      const closing = c.lineStart >= 0 && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length));
+      const closing = c.lineStart >= 0 && !c.strings?.open && (c.phase === 'trail' || (c.phase === 'marker' && c.matched === c.marker.length));
       return decide(closing ? c.seen : OPEN);
     }
     case 'tool-tag': {

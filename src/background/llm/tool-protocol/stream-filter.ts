@@ -61,6 +61,8 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
 
   /** A call was just hidden: an end-of-sequence token (`</s>`) right after it goes with it. */
   let endOfSequenceDue = false;
+  /** Nothing was read since a call was hidden: Llama 3.1's stripped header glued to it goes with it. */
+  let headerDue = false;
   /** Nothing but blanks was shown since a call was hidden: a tool response the model invents there is hidden too. */
   let afterCall = false;
   /** A template token was dropped right after a word: a word after it gets a blank between, as in the parser's text. */
@@ -95,6 +97,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
     if (waiting.any) {
       hide();
       endOfSequenceDue = true;
+      headerDue = !waiting.endsBlank();
       afterCall = true;
     }
     waiting.take();
@@ -179,6 +182,7 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
             confirm();
             hide();
             endOfSequenceDue = true;
+            headerDue = true;
             afterCall = true;
             // Markup glued between two words leaves a space between them, as in the parser's text.
             spaceDue ||= /\S$/.test(shown.recent);
@@ -210,9 +214,10 @@ export function createToolMarkupFilter(tools: readonly ToolInput[]): ToolMarkupF
       }
       // What goes with a call just hidden (a wrapper's closing tag written again, `</s>`) is hidden with it, as in the parser.
       if (endOfSequenceDue) {
-        const after = afterHiddenCall(held, final);
+        const after = afterHiddenCall(held, final, headerDue);
         held = after.rest;
         if (after.found === 'wait') return out;
+        headerDue = false;
         if (after.found === 'closer') continue;
         endOfSequenceDue = false;
         if (after.found === 'eos') continue;

@@ -31,8 +31,8 @@ export function namePatterns(tools: readonly ToolInput[]) {
   const nameFirsts = new Set(names.map((n) => n[0]));
   const namePattern = names.map((n) => escapeRegExp(n).replace(/_/g, '[-_]')).join('|') || '(?!)';
   const toolTag = new RegExp(`^<(${namePattern})(?=[\\s/>])`, 'i');
-  /** `name(`, `[name(` and Qwen's `[Calling tool: name(`. */
-  const pythonStart = new RegExp(`^\\[?\\s*(?:(?<=\\[\\s*)['"])?(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})\\s*\\(`, 'i');
+  /** `name(`, `[name(` and Qwen's `[Calling tool: name(`; Llama 3.1's built-in `name.call(`. */
+  const pythonStart = new RegExp(`^\\[?\\s*(?:(?<=\\[\\s*)['"])?(?:Calling tool:\\s*)?(?:(?:functions?|tools?|default_api)[.:])?(${namePattern})(?:\\.call)?\\s*\\(`, 'i');
   /** A list of strings whose first holds a call's JSON (`["{\"name\": …}", …]`) or a Python call (`["name(…)", …]`). */
   const quotedCallList = new RegExp(`^\\[\\s*["'](?:\\{|(?:(?:functions?|tools?|default_api)[.:])?(?:${namePattern})\\s*\\()`, 'i');
   /** Whether all that was shown is a label opening the reply (`tools call: `): calls may follow it on its line, as the parser reads them. */

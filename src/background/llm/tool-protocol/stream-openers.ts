@@ -2,9 +2,10 @@
  * What the streaming filter recognises as the start of markup, and how each kind of stretch ends:
  * the openers (reasoning, call wrappers, special tokens, end-of-turn tokens) and their closers.
  */
-import type { BracketScan } from './stream-scans';
+import type { BracketScan, TripleQuoteScan } from './stream-scans';
 import { BRACKETED_HEAD, MARKED_HEAD } from './formats/qwen-agent';
 import { STRIPPED_HARMONY_HEAD } from './formats/special-tokens';
+import { CALL_TOKEN } from './formats/tagged';
 import { JsonRunScan, OpenValueScan } from './value-scans';
 
 /**
@@ -31,7 +32,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
       /** A bare JSON or Python call, no markup around it: words after it on its line always make it a quotation, so that is not asked of the parser. */
       plain?: boolean;
     }
-  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail'; skip?: number }
+  /** `strings`: a Python fence's triple-quoted strings, in which a marker line closes nothing (formats/fenced.ts). */
+  | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail'; skip?: number; strings?: TripleQuoteScan }
   | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }
@@ -235,6 +237,8 @@ export const FIXED_OPENERS: Opener[] = [
   { literal: '<|python_start|>', glued: true, token: true, sure: true, match: /^<\|python_start\|>/, closer: (m) => holdingValues(wrapper(/<\|python_end\|>/), m, /^<\|python_start\|>/) },
   { literal: '<|START_ACTION|>', glued: true, token: true, match: /^<\|START_ACTION\|>/, closer: (m) => holdingValues(wrapper(/<\|END_ACTION\|>/), m, /^<\|START_ACTION\|>/) },
   { literal: '<|function_call|>', glued: true, token: true, match: /^<\|function_call\|>/, closer: () => ({ kind: 'balanced' }) },
+  // A fine-tune's own call token (formats/tagged.ts): up to the reply's end, hidden as far as the parser reads calls in it.
+  { glued: true, token: true, match: new RegExp(`^${CALL_TOKEN.source}`, 'i'), closer: () => ({ kind: 'end', verify: true }) },
   { literal: '<|message_sep|>\n\nfunction call<|role_sep|>', glued: true, token: true, match: /^<\|message_sep\|>\s*function call<\|role_sep\|>/, closer: () => ({ kind: 'balanced' }) },
   // Glimmer: a message to `self` is reasoning; the header of a message to anyone else goes (a tool's message holds its call markup).
   { literal: 'to=self<|message|>', match: /^to=self<\|message\|>/, closer: () => tag(/<\|eo[mt]\|>|(?=<\|start\|>)/) },

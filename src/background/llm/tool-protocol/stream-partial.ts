@@ -203,8 +203,8 @@ export function partialTest(patterns: NamePatterns): (text: string, at: Position
     if (lineStart && names.some((n) => lower === n)) return true;
     // A line may begin with a wrapper or namespace before the name: `tool_code = `, `print(`, `default_api.`.
     if (lineStart && couldBeWrappedName(lower)) return true;
-    // A line may start with a tool's name and its arguments, `name(…)` or `name{…}`, after prose too.
-    if (lineStart && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^[ \t]*$/.test(lower.slice(n.length))))) return true;
+    // A line may start with a tool's name and its arguments, `name(…)` or `name{…}` (Llama 3.1's built-in `name.call(…)`), after prose too.
+    if (lineStart && names.some((n) => n.startsWith(lower) || (lower.startsWith(n) && /^(?:\.(?:c(?:a(?:l(?:l)?)?)?)?)?[ \t]*$/.test(lower.slice(n.length))))) return true;
     return false;
   };
 

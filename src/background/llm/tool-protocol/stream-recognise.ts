@@ -6,11 +6,11 @@
  */
 import { callLabel } from './formats/reply-calls';
 import { LEAKED_TOOL_USE } from './formats/bare';
-import { LABEL_LINE } from './formats/fenced';
+import { LABEL_LINE, PYTHON_FENCE_LANGS } from './formats/fenced';
 import { CALL_TAG_NAME } from './formats/tagged';
 import { ACTION_LINE, namesNoTool } from './formats/react';
 import { CALL_FENCE_LANGS, escapeRegExp, FIXED_OPENERS, JSON_CALL, SENTENCE_END, tag, wrapper, type CloserSpec } from './stream-openers';
-import { fenceOpening } from './stream-scans';
+import { fenceOpening, TripleQuoteScan } from './stream-scans';
 import { FENCED_WRAPPER_TAGS, namePatterns, startsFence } from './stream-names';
 import { partialTest } from './stream-partial';
 import type { ToolInput } from './tools';
@@ -111,8 +111,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     const lineStart = at.lineStart;
     // A call in inline code opening the reply: a call only as the whole reply, which the parser judges at its end.
     if (!at.shownContent && lineStart && !at.lineQuoted && /^`[^`]/.test(held) && pythonStart.test(held.slice(1))) return { kind: 'end', verify: true };
-    // A call's JSON in a fence on one line opening the reply: a call only as the whole reply, which the parser judges at its end.
-    if (!at.shownContent && lineStart && !at.lineQuoted && /^```(?:json)?[ \t]*\{/.test(held)) return { kind: 'end', verify: true };
+    // Calls' JSON in a fence on one line opening the reply: calls only as the whole reply, which the parser judges at its end.
+    if (!at.shownContent && lineStart && !at.lineQuoted && /^```(?:json)?[ \t]*(?:\{|\[[ \t]*\{)/.test(held)) return { kind: 'end', verify: true };
     if (startsFence(held)) return lineStart && !at.lineQuoted ? fenceOpener(held, at) : undefined;
     // A tool's response the model invents right after its call: hidden, up to its closing tag or the reply's end.
     if (at.afterCall && lineStart && !at.lineQuoted && /^<tool_response>/i.test(held)) return { ...tag(/<\/tool_response\s*>/i), drop: true };
@@ -216,7 +216,7 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // A fence that says it holds a call (```tool_code, ```tool_call) holding a Python call of any tool: a failed call if it names none offered.
     const anyCall = /^(?:tool|function_?call)/i.test(fence.lang) && /^[A-Za-z_][\w.]{0,99}\s*\(/.test(rest);
     if (first !== -1 && (wrapped || anyCall || /^\s*[[{]/.test(rest) || pythonStart.test(rest) || (assigned && pythonStart.test(rest.slice(assigned[0].length))) || body.startsWith('print(', first) || body.startsWith('TOOL_NAME:', first))) {
-      return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail' };
+      return { kind: 'fence', marker: fence.marker, lineStart: -1, matched: 0, phase: 'fail', ...(PYTHON_FENCE_LANGS.has(fence.lang.toLowerCase()) ? { strings: new TripleQuoteScan() } : {}) };
     }
     return undefined;
   };

@@ -67,3 +67,31 @@ export function fenceOpening(text: string): { marker: string; lang: string; line
   const lang = /^[\w-]*/.exec(text.slice(k, newline))![0];
   return { marker: text.slice(0, j), lang, lineLength: newline, body: newline + 1 };
 }
+
+/** Python's triple-quoted strings in a fence's body, fed a character at a time: whether one is open. */
+export class TripleQuoteScan {
+  /** The quote character of the triple-quoted string open, or ''. */
+  private quote = '';
+  /** The run of one quote character just read, and its length. */
+  private runChar = '';
+  private run = 0;
+
+  get open(): boolean {
+    return this.quote !== '';
+  }
+
+  feed(ch: string): void {
+    if (ch !== "'" && ch !== '"') {
+      this.run = 0;
+      return;
+    }
+    if (ch === this.runChar) this.run++;
+    else {
+      this.runChar = ch;
+      this.run = 1;
+    }
+    if (this.run < 3 || (this.quote && this.quote !== ch)) return;
+    this.quote = this.quote ? '' : ch;
+    this.run = 0;
+  }
+}

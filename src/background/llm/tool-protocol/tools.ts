@@ -30,7 +30,7 @@ export function requiresArguments(schema: JsonSchema | undefined): boolean {
   return Array.isArray(schema?.required) && schema.required.length > 0;
 }
 
-/** Tool names are matched case-insensitively, with `-` for `_`, and without a `functions.` or `tools.` prefix. */
+/** Tool names are matched case-insensitively, with `-` for `_`, and without a `functions.` or `tools.` prefix or a `.call` suffix. */
 export function nameKey(name: string): string {
   return name.toLowerCase().replace(/-/g, '_');
 }
@@ -62,7 +62,8 @@ export function createToolTable(tools: readonly ToolInput[]): ToolTable {
       const written = raw.trim().replace(/(?:<\|[\w:-]{1,40}\|>)+$/, '');
       // A name written exactly as offered is that tool, even where another differs from it only by case or `-`/`_`.
       if (exact.has(written)) return written;
-      const bare = written.replace(/^(functions?|tools?|default_api)[.:]/i, '');
+      // Llama 3.1's built-in tools are called as `brave_search.call(…)`.
+      const bare = written.replace(/^(functions?|tools?|default_api)[.:]/i, '').replace(/\.call$/, '');
       if (exact.has(bare)) return bare;
       // A server's tool written with a dot where its name has `__` (`github.create_issue` for `github__create_issue`).
       return byKey.get(nameKey(bare)) ?? (bare.includes('.') ? byKey.get(nameKey(bare.replace(/\./g, '__'))) : undefined) ?? byLetters.get(lettersKey(bare));

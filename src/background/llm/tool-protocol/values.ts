@@ -4,7 +4,7 @@
  */
 
 import { closeOpen, endsString, escapeStrayQuotes, quotedObjectClose, strictify, withJoinedStrings, withQuotesUnescaped, withSingleBraces, withoutStrayClosers, withInnerJsonUnquoted } from './json-repairs';
-import { withTuplesAsLists } from './python-literals';
+import { withTripleQuotesAsJson, withTuplesAsLists } from './python-literals';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -322,6 +322,11 @@ export function pythonLiteral(text: string): Json | undefined {
 export function parsePythonCall(text: string): { name: string; arguments: Record<string, Json> } | undefined {
   // A call whose name a Markdown renderer escaped (`calculate\_area(…)`, Mistral's API models) is escaped throughout.
   if (MARKDOWN_ESCAPED_NAME.test(text)) return parsePythonCall(text.replace(/\\_/g, '_'));
+  // Triple-quoted strings, read whole first (a file's content in a code edit).
+  if (text.includes("'''") || text.includes('"""')) {
+    const rewritten = withTripleQuotesAsJson(text);
+    if (rewritten !== text) return parsePythonCall(rewritten);
+  }
   const head = text.match(/^\s*([A-Za-z_][\w.-]*)\s*\(/);
   if (!head) return undefined;
   const open = head[0].length - 1;
@@ -338,6 +343,15 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
   let keywords = false;
   for (const part of splitTopLevel(inner)) {
     if (!part.trim()) continue;
+    // `**{…}`: a dict's entries as keywords, as Python passes them (small fine-tunes write every call so).
+    const splat = /^\s*\*\*\s*(?=\{)/.exec(part);
+    if (splat) {
+      const entries = pythonLiteral(part.slice(splat[0].length));
+      if (!isRecord(entries) || Object.keys(entries).some((k) => Object.hasOwn(args, k))) return undefined;
+      Object.assign(args, entries);
+      keywords = true;
+      continue;
+    }
     // `key=value`, or `key: value` as small Gemma models write it.
     const kv = part.match(/^\s*([A-Za-z_]\w*)\s*[=:]([\s\S]*)$/);
     if (!kv) {

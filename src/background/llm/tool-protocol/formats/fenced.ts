@@ -10,6 +10,7 @@ import { nameIn } from './bodies';
 import { continueCall } from './continue';
 import { isRecord, jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';
 import { pythonCallOf } from './special-tokens';
+import { withTripleQuotesAsJson } from '../python-literals';
 import { END_TOKENS } from '../stream-openers';
 
 /** A fenced code block: ``` or ~~~ (three or more) at a line's start, to the same marker alone on a line or the end. */
@@ -103,7 +104,10 @@ export function findFences(text: string): Fence[] {
     }
     let end = text.length;
     let bodyEnd = text.length;
+    // In Python (```tool_code, ```python), a marker line inside a triple-quoted string is the string's: a code edit's Markdown.
+    const strings = PYTHON_FENCE_LANGS.has(found.lang.toLowerCase()) ? new TripleQuotes(text, found.bodyStart) : undefined;
     for (let q = text.indexOf('\n', found.bodyStart); q !== -1; q = text.indexOf('\n', q + 1)) {
+      if (strings?.openAt(q)) continue;
       const close = closing(q, found.marker);
       if (close !== -1) {
         end = close;
@@ -119,6 +123,36 @@ export function findFences(text: string): Fence[] {
   }
   return fences;
 }
+/** Fences holding Python, whose triple-quoted strings may hold a fence's marker. */
+export const PYTHON_FENCE_LANGS: ReadonlySet<string> = new Set(['tool_code', 'python', 'py']);
+
+/** Python's triple-quoted strings from a point on, asked in order whether one is open at a position: each character is read once. */
+class TripleQuotes {
+  /** The triple quote open before `next`, or ''. */
+  private open = '';
+  /** Where the next triple quote that opens or closes one stands (-1: none up to the end). */
+  private next: number;
+  constructor(private readonly text: string, from: number) {
+    this.next = firstTripleQuote(text, from);
+  }
+
+  openAt(position: number): boolean {
+    while (this.next !== -1 && this.next < position) {
+      this.open = this.open ? '' : this.text.slice(this.next, this.next + 3);
+      const after = this.next + 3;
+      this.next = this.open ? this.text.indexOf(this.open, after) : firstTripleQuote(this.text, after);
+    }
+    return this.open !== '';
+  }
+}
+
+/** The first `'''` or `"""` from `from`, or -1. */
+function firstTripleQuote(text: string, from: number): number {
+  const single = text.indexOf("'''", from);
+  const double = text.indexOf('"""', from);
+  return single === -1 ? double : double === -1 ? single : Math.min(single, double);
+}
+
 /** The longest opening line of a fence that holds a call. */
 export const MAX_CALL_FENCE_LINE = 200;
 const CALL_LANGS = new Set(['', 'json', 'jsonc', 'tool', 'tools', 'tool_code', 'tool_call', 'tool_calls', 'tool-call', 'python', 'py', 'function', 'function_call', 'xml']);
@@ -167,10 +201,11 @@ function callsInBody(body: string, resolve: (n: string) => string | undefined, s
   }
   return calls;
 }
-/** A fence body's calls written as Python: the items of a list, or one per line. */
+/** A fence body's calls written as Python: the items of a list, or one per line (a triple-quoted string's lines are its own). */
 function callParts(body: string): string[] {
-  const list = /^\[([\s\S]*)\]$/.exec(body);
-  return (list ? splitTopLevel(list[1]!) : body.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
+  const code = withTripleQuotesAsJson(body);
+  const list = /^\[([\s\S]*)\]$/.exec(code);
+  return (list ? splitTopLevel(list[1]!) : code.split(/\n+/)).map((p) => p.trim()).filter(Boolean);
 }
 
 /** The whole calls of a JSON call list the reply ended inside; undefined unless there is one and every whole item is a call. */

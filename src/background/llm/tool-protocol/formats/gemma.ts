@@ -36,6 +36,8 @@ const STRING_TOKENS: readonly (readonly [string, RegExp])[] = [
   ['<escape>', /<escape>/g],
   ['<|“|>', /<\|[”“]\|>/g],
   ['"""', /"""/g],
+  // Gemma 3 through a template that printed its string token empty.
+  ['<|>', /<\|>/g],
 ];
 /** A string in typographic quotes, as small models write one: `“…”`. */
 const TYPOGRAPHIC_QUOTES: Readonly<Record<string, RegExp>> = { '“': /”/g, '‘': /’/g };
@@ -148,6 +150,9 @@ function readParen(text: string, open: number, limit: number, name: string): { a
   return read?.end === braced.length ? { args: read.args, end: open + close } : undefined;
 }
 
+/** A record's key: `key=` too, as Gemma 4 E2B sometimes writes the first key; a key in its string token (`<|"|>path<|"|>:`). */
+const KEY = /\s{0,8}(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200})|<\|"\|>([^<\n]{1,200})<\|"\|>)\s{0,8}[:=]/y;
+
 /** Reads a Gemma body (`{key:value,…}`) by hand: its values are not JSON. Undefined when malformed. */
 class BodyReader {
   constructor(
@@ -162,7 +167,8 @@ class BodyReader {
     return isRecord(value) ? { args: value, end: this.i } : undefined;
   }
 
-  private value(depth: number): Json | undefined {
+  /** A value; in a record (`inRecord`), a bare one may hold commas not followed by a key. */
+  private value(depth: number, inRecord = false): Json | undefined {
     if (depth > MAX_DEPTH) return undefined;
     this.blanks();
     const ch = this.text[this.i];
@@ -174,7 +180,7 @@ class BodyReader {
     if (ch === '"' || ch === "'") return this.quoted(ch);
     const typographic = TYPOGRAPHIC_QUOTES[ch];
     if (typographic) return this.until(this.i + 1, typographic);
-    return this.bare();
+    return this.bare(inRecord);
   }
 
   private record(depth: number): Record<string, Json> | undefined {
@@ -183,17 +189,22 @@ class BodyReader {
     for (;;) {
       this.blanks();
       if (this.text[this.i] === '}') return this.i++, out;
-      // `key=` too, as Gemma 4 E2B sometimes writes the first key; a key in its string token (`<|"|>path<|"|>:`).
-      const key = /\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([\w.-]{1,200})|<\|"\|>([^<\n]{1,200})<\|"\|>)\s*[:=]/y;
-      key.lastIndex = this.i;
-      const k = key.exec(this.text);
-      if (!k || key.lastIndex > this.limit) return undefined;
-      this.i = key.lastIndex;
-      const v = this.value(depth + 1);
+      const k = this.keyAt(this.i);
+      if (!k) return undefined;
+      this.i = KEY.lastIndex;
+      const v = this.value(depth + 1, true);
       if (v === undefined) return undefined;
       out[k[1] ?? k[2] ?? k[3] ?? k[4]!] = v;
-      if (!this.separator('}')) return undefined;
+      // The comma may be missing after a value that closed itself (`command:<|"|>look<|"|>angle:135`, Gemma 4 as run locally).
+      if (!this.separator('}') && !this.keyAt(this.i)) return undefined;
     }
+  }
+
+  /** A record's key at `at` (its end is `KEY.lastIndex`), if one is there within the limit. */
+  private keyAt(at: number): RegExpExecArray | undefined {
+    KEY.lastIndex = at;
+    const k = KEY.exec(this.text);
+    return k && KEY.lastIndex <= this.limit ? k : undefined;
   }
 
   private list(depth: number): Json[] | undefined {
@@ -250,10 +261,17 @@ class BodyReader {
     return undefined;
   }
 
-  /** A bare word up to the next `,`, `}` or `]`: a number, boolean or null as such (Python's `None` too), else the word as a string. */
-  private bare(): Json | undefined {
+  /**
+   * A bare word up to the next `,`, `}` or `]`: a number, boolean or null as such (Python's `None` too), else the word as a
+   * string. In a record, a comma the next key does not follow is the value's own (`location:New York, NY,unit:celsius`).
+   */
+  private bare(inRecord: boolean): Json | undefined {
     const from = this.i;
-    while (this.i < this.limit && !',}]'.includes(this.text[this.i]!)) this.i++;
+    for (;;) {
+      while (this.i < this.limit && !',}]'.includes(this.text[this.i]!)) this.i++;
+      if (!inRecord || this.text[this.i] !== ',' || this.keyAt(this.i + 1) || /^\s*[}\]]/.test(this.text.slice(this.i + 1, this.i + 9))) break;
+      this.i++;
+    }
     if (this.i >= this.limit) return undefined;
     const word = this.text.slice(from, this.i).trim();
     if (!word || /[{[<>"']/.test(word)) return undefined;

@@ -3,7 +3,7 @@
  * the reply: a run of Python calls, calls in bold or as headings, calls after a label (`tools call: …`), GLM-4's name
  * glued to the sentence before its arguments, one call in inline code or in a fence on one line. Used by `bare.ts`.
  */
-import { type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
+import { STRIPPED_HEADER, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { callsFromJson } from '../call-objects';
 import { isRecord, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
 import { EXAMPLE_LEAD } from './fenced';
@@ -100,6 +100,9 @@ export function pythonCallRun(ctx: ScanContext, from: number): Span | undefined 
     PYTHON_SEPARATOR.exec(text);
     i = PYTHON_SEPARATOR.lastIndex;
   }
+  // Llama 3.1's next header with its tokens stripped (`brave_search.call(…)assistant`) ends the calls' message.
+  STRIPPED_HEADER.lastIndex = i;
+  if (calls.length && STRIPPED_HEADER.test(text)) i = STRIPPED_HEADER.lastIndex;
   if (!calls.length || (i < text.length && text[i] !== '\n' && text[i] !== '\r')) return undefined;
   // Gemma may write the same calls again below (`Output:` and a fenced list): they count once.
   return { start: from, end: i, calls, once: true, ...(from > 0 && text[from - 1] === '>' ? { glue: 'token' as const } : {}) };
@@ -186,8 +189,20 @@ export function inlineCodeCall(ctx: ScanContext, first: number, tailEnd: number)
   const call = code ? parsePythonCall(code[1]!) : undefined;
   const name = call && ctx.resolve(call.name);
   if (name) return { start: first, end: tailEnd, calls: [{ name, arguments: call.arguments }] };
-  // Or a call's JSON in a fence written on one line (```` ```json {…} ``` ````, DeepSeek-Coder-V2 on Ollama).
-  const fenced = /^```(?:json)?[ \t]*(\{[^\n`]*\})[ \t]*```[ \t]*$/.exec(ctx.text.slice(first, tailEnd));
-  const calls = fenced ? callsFromJson(parseLooseJson(fenced[1]!), ctx.resolve, ctx.tools.schemaOf) : undefined;
-  return calls ? { start: first, end: tailEnd, calls } : undefined;
+  // Or calls' JSON in fences written on one line (```` ```json {…} ``` ````, DeepSeek-Coder-V2 on Ollama; a list, Hammer 2.1),
+  // back to back: an empty list after the calls (```` ```[]``` ````, Hammer again) calls nothing more.
+  const calls: ParsedCall[] = [];
+  const body = ctx.text.slice(first, tailEnd);
+  let at = 0;
+  for (ONE_LINE_FENCE.lastIndex = 0; at < body.length; at = ONE_LINE_FENCE.lastIndex) {
+    const fenced = ONE_LINE_FENCE.exec(body);
+    const json = fenced && parseLooseJson(fenced[1]!);
+    const found = Array.isArray(json) && !json.length ? [] : json && callsFromJson(json, ctx.resolve, ctx.tools.schemaOf);
+    if (!found) return undefined;
+    calls.push(...found);
+  }
+  return calls.length ? { start: first, end: tailEnd, calls } : undefined;
 }
+
+/** A call's JSON (an object, or a list) in a fence on one line, as the reply or the next part of it. */
+const ONE_LINE_FENCE = /```(?:json)?[ \t]*([{[][^\n`]*[}\]])[ \t]*```[ \t]*/y;

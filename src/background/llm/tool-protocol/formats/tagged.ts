@@ -45,6 +45,12 @@ interface Wrapper {
   jsonEnds?: boolean;
 }
 
+/**
+ * A special token no template names whose name says it holds calls (`<|tool_code|>`): not a known token's (those above),
+ * nor one that begins, ends or separates something.
+ */
+export const CALL_TOKEN = /<\|(?!(?:tool|function)_call\|)(?=[a-z_]{0,30}(?:call|code)[a-z_]{0,30}\|>)(?![a-z_]*(?:begin|end|start|stop|sep|prefix|suffix|argument|section|respon|result|output|defin|list)[a-z_]*\|>)[a-z][a-z_]{1,40}\|>/i;
+
 /** Call wrappers, each a marker pair (case-insensitive for tags). */
 const WRAPPERS: readonly Wrapper[] = [
   // `<tool_call>` is a special token of the Hermes/Qwen tokenizers: closed and starting its line, words may follow it (servers give them as content).
@@ -89,6 +95,8 @@ const WRAPPERS: readonly Wrapper[] = [
   { open: /\[UNUSED_TOKEN_144\]\s*\[UNUSED_TOKEN_141\]/g, close: /\[UNUSED_TOKEN_143\]/g, glue: 'token', pairAnywhere: true },
   // Doubao's (Seed 1.5) function-call tokens around a JSON list, as prompts teaching its format make other models write them.
   { open: /<\|FunctionCallBegin\|>/g, close: /<\|FunctionCallEnd\|>/g, glue: 'token', pairAnywhere: true },
+  // A fine-tune's own token named as holding calls (`<|tool_code|>`, before Python calls): as Granite's, up to the end of its calls.
+  { open: new RegExp(CALL_TOKEN.source, 'g'), glue: 'token' },
 ];
 
 /** Any wrapper's opening, whatever its case: matched by every text in which one of them is. */
