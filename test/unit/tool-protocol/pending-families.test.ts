@@ -38,7 +38,8 @@ describe('shapes of the new families written as prose', () => {
 /** Lines standing as a call of an offered tool would, that give no call: a failure, hidden from the user. */
 const FAILED: [string, string, string, string][] = [
   ['arguments in words, between paragraphs', 'Let me search.\nsearch(how to cook rice)\nThen I will answer.', 'unparsable', 'Let me search.\n\nThen I will answer.'],
-  ['a call cut at the end', 'Searching now.\nsearch(query="rice"', 'cut_off', 'Searching now.'],
+  // Cut after a whole value instead (`search(query="rice"`), only its `)` is missing: the call (round40-families.test.ts).
+  ['a call cut at the end inside a value', 'Searching now.\nsearch(query="ri', 'cut_off', 'Searching now.'],
   ['a Python name as the argument', 'result = 6 * 7\nfinal_answer(result)', 'unparsable', 'result = 6 * 7'],
   ['JSON that is no object after name{', 'Checking.\nget_weather{Paris}', 'unparsable', 'Checking.'],
   ['a bracketed placeholder without arguments', 'Searching.\n[tool_call: search]', 'unparsable', 'Searching.'],

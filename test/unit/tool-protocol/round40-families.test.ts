@@ -3,8 +3,10 @@
  * bodies missing a comma after a closed string, strings in `<|>`, bare values holding commas; Llama 3.1's built-in
  * `name.call(…)` without its python tag, and its next header glued after the call with its tokens stripped; Python's
  * `**{…}` keyword splat and triple-quoted strings (in a ```tool_code fence whose string holds a fence's marker); a
- * fine-tune's own call token (`<|tool_code|>`); the `output` key of Hermes Function-Calling's calls. Parser and stream
- * filter agree in every chunking.
+ * fine-tune's own call token (`<|tool_code|>`); the `output` key of Hermes Function-Calling's calls; AutoGPT's step
+ * object (`thoughts` beside a `command`); Python calls the reply ended inside after a whole value (a stop sequence took
+ * their `)`); a tool-named tag whose body is words, for a tool that takes one input (CodeAct). Parser and stream filter
+ * agree in every chunking.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
 import { expectNoCall, expectReadAs } from '../../support/stream-through';
@@ -19,6 +21,8 @@ const TOOLS = [
   { name: 'delete_file', parameters: object({ target_file: { type: 'string' } }, ['target_file']) },
   { name: 'get_city', parameters: object({}) },
   { name: 'log', parameters: object({ output: { type: 'string' } }, ['output']) },
+  { name: 'goto', parameters: object({ url: { type: 'string' } }, ['url']) },
+  { name: 'execute_bash', parameters: object({ command: { type: 'string' } }, ['command']) },
 ];
 const read = (text: string) => {
   const r = parseToolCalls(text, TOOLS);
@@ -132,5 +136,54 @@ describe("the `output` key of Hermes Function-Calling's calls", () => {
   test('is the name of the result, not an argument, where the tool declares none so named', () => {
     expectReadAs('<function_calls>\n[{"name": "get_city", "output": "city"}]\n</function_calls>', TOOLS, [{ name: 'get_city', arguments: {} }], '');
     expect(read('<function_calls>\n[{"name": "log", "output": "x"}]\n</function_calls>').calls).toEqual([{ name: 'log', arguments: { output: 'x' } }]);
+  });
+});
+
+describe("AutoGPT's step object", () => {
+  const step = (command: string) => `{\n  "thoughts": {"text": "I need the weather.", "plan": "- look it up", "speak": "Looking it up."},\n  "command": ${command}\n}`;
+
+  test('the command beside the thoughts is the call', () => {
+    expectReadAs(step('{"name": "get_weather", "args": {"location": "Oslo"}}'), TOOLS, [{ name: 'get_weather', arguments: { location: 'Oslo' } }], '');
+  });
+
+  test('an empty command, a command naming no tool, or other keys beside it: no call', () => {
+    expectNoCall(step('{"name": "", "args": {}}'), TOOLS);
+    expect(read(step('{"name": "fly", "args": {}}')).calls).toEqual([]);
+    expectNoCall('{"status": "ok", "command": {"name": "get_weather", "args": {"location": "Oslo"}}}', TOOLS);
+  });
+});
+
+describe('Python calls the reply ended inside', () => {
+  test('after a whole string or bracket (and a comma): closed, as a stop sequence that took the `)` leaves them', () => {
+    expectReadAs('I will open the page.\n\n```\ngoto("http://localhost:8000"\n', TOOLS, [{ name: 'goto', arguments: { url: 'http://localhost:8000' } }], 'I will open the page.');
+    expectReadAs('Opening it.\ngoto(url="https://example.com",', TOOLS, [{ name: 'goto', arguments: { url: 'https://example.com' } }], 'Opening it.');
+    expect(read('get_weather({"location": "Oslo"').calls).toEqual([{ name: 'get_weather', arguments: { location: 'Oslo' } }]);
+  });
+
+  test('inside a string, after a bare word or number, or after `=`: cut off, never completed', () => {
+    expect(read('goto(url="http://local')).toEqual({ calls: [], failures: ['cut_off'] });
+    expect(read('brightness(level=10')).toEqual({ calls: [], failures: ['cut_off'] });
+    expect(read('goto(url=')).toEqual({ calls: [], failures: ['cut_off'] });
+  });
+
+  test('in a fence that closes, or with words after it: not the reply cut off', () => {
+    expect(read('```\ngoto("http://localhost:8000"\n```').calls).toEqual([]);
+    expect(read('goto("http://localhost:8000"\nThen I will read it.').calls).toEqual([]);
+  });
+});
+
+describe('a tool-named tag holding words', () => {
+  test('for a tool that takes one input: that input', () => {
+    expectReadAs('Let me check.\n\n<execute_bash>\ngit status\n</execute_bash>', TOOLS, [{ name: 'execute_bash', arguments: { command: 'git status' } }], 'Let me check.');
+  });
+
+  test('never closed, the words on the lines below to the end of the reply: cut off, for the repair turn', () => {
+    expect(read('Let me check.\n\n<execute_bash>\ngit status\n')).toEqual({ calls: [], failures: ['cut_off'] });
+  });
+
+  test('for a tool that takes several inputs, in a sentence, or words after the tag on its line: prose', () => {
+    expectNoCall('<get_weather>Oslo</get_weather>', TOOLS);
+    expectNoCall('Write <execute_bash>ls</execute_bash> to list files.', TOOLS);
+    expectNoCall('Use it:\n<execute_bash> is the tag for commands.', TOOLS);
   });
 });

@@ -121,6 +121,23 @@ const LAST_RESORT_NAME_KEYS = ['request'];
 /** Keys of an object that wraps one call (`functionCall`: Gemini's parts, `{"functionCall": {"name", "args"}}`). */
 const ENVELOPE_KEYS = ['tool', 'tool_call', 'function_call', 'call', 'functionCall'];
 
+/** Keys beside a call that hold the model's reasoning about it: AutoGPT's `thoughts` (`text`, `plan`, `speak` in it), a JSON agent's `thought`. */
+const REASONING_KEYS = ['thoughts', 'thought', 'reasoning', 'plan', 'criticism', 'speak', 'explanation', 'analysis'];
+
+/**
+ * The call an agent's step object holds beside its reasoning, `{"thoughts": {…}, "command": {"name": …, "args": {…}}}`
+ * (AutoGPT's prompt): the one envelope key (or `command`, `action`) whose value is an object naming a tool, where every
+ * other key is reasoning.
+ */
+function commandOf(value: Record<string, Json>): Record<string, Json> | undefined {
+  const keys = Object.keys(value);
+  const envelope = keys.filter((k) => (ENVELOPE_KEYS.includes(k) || k === 'command' || k === 'action') && isRecord(value[k] ?? null));
+  if (envelope.length !== 1 || keys.length < 2 || !keys.every((k) => k === envelope[0] || REASONING_KEYS.includes(k))) return undefined;
+  const inner = value[envelope[0]!] as Record<string, Json>;
+  // An empty name (`"command": {"name": "", "args": {}}`) is the step saying it does nothing.
+  return typeof inner.name === 'string' && inner.name.trim() ? inner : undefined;
+}
+
 
 /**
  * `{"name": t, "options": {…}}`: one object beside the name under a key that is neither an arguments
@@ -197,6 +214,8 @@ export function attemptFromObject(raw: Json, resolve: NameResolver, schemaOf?: S
   const keys = Object.keys(value);
   const inner = keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? value[keys[0]!] : undefined;
   if (isRecord(inner ?? null) && typeof (inner as Record<string, Json>).name === 'string') return attemptFromObject(inner!, resolve, schemaOf);
+  const commanded = commandOf(value);
+  if (commanded) return attemptFromObject(commanded, resolve, schemaOf);
   const fn = isRecord(value.function ?? null) ? (value.function as Record<string, Json>) : undefined;
   const rawName = fn?.name ?? fn?._name ?? NAME_KEYS.map((k) => value[k]).find((v) => v !== undefined && v !== null);
   if (typeof rawName !== 'string') return toolKeyed(value, resolve);

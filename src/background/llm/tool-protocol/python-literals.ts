@@ -1,7 +1,9 @@
 /**
- * Python's literal syntax written as JSON's, for `pythonLiteral` (values.ts): tuples as lists, and objects built by
- * constructors from keyword arguments as those objects.
+ * Python's syntax as the call readers need it: literals written as JSON's, for `pythonLiteral` (values.ts): tuples as
+ * lists, objects built by constructors from keyword arguments as those objects, triple-quoted strings as JSON strings;
+ * and the brackets a call cut off after a whole value needs.
  */
+import { endsString } from './json-repairs';
 
 /** A keyword argument's name and its `=` (not `==`), from where a constructor's argument starts. */
 const KEYWORD = /\s*([A-Za-z_]\w{0,99})\s*=(?!=)/y;
@@ -125,4 +127,40 @@ export function withTripleQuotesAsJson(text: string): string {
     from = close + 3;
   }
   return pieces.length ? pieces.join('') + text.slice(from) : text;
+}
+
+/**
+ * The closing brackets a Python call the reply ended inside needs, where its last value is whole: a closed string or
+ * bracket, perhaps with a comma after it (`goto("http://…"`, its `)` taken by a stop sequence). Undefined where the text
+ * stops inside a string, after a bare word or number (`True`, `12`: it may go on), after `=` or an opening bracket, or
+ * where nothing is open.
+ */
+export function closersOfCutCall(text: string): string | undefined {
+  const open: string[] = [];
+  let quote = '';
+  /** The last two characters outside strings that are not blanks (a string's closing quote counts). */
+  let last = '';
+  let before = '';
+  const mark = (ch: string) => {
+    before = last;
+    last = ch;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (endsString(text, i, quote)) {
+        quote = '';
+        mark(ch);
+      }
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(' || ch === '[' || ch === '{') open.push(ch === '(' ? ')' : ch === '[' ? ']' : '}');
+    else if ((ch === ')' || ch === ']' || ch === '}') && open.pop() !== ch) return undefined;
+    if (!/\s/.test(ch) && ch !== '"' && ch !== "'") mark(ch);
+  }
+  const end = last === ',' ? before : last;
+  if (quote || !open.length || !/^["')\]}]$/.test(end)) return undefined;
+  return open.reverse().join('');
 }

@@ -103,11 +103,11 @@ export function feedCloser(c: Closer, text: string): number {
         }
         if (c.openEnd === undefined) return OPEN;
       }
-      // A call's tag holds child tags or JSON; "<click> tag to press…" is prose about tags.
+      // A call's tag holds child tags or JSON, or words for a tool that takes one input; "<click> tag to press…" is prose about tags.
       if (!c.bodyChecked) {
         while (j < text.length && /\s/.test(text[j]!)) j++;
         if (j === text.length) return OPEN;
-        if (text[j] !== '<' && text[j] !== '{') return decide(NOT_MARKUP);
+        if (text[j] !== '<' && text[j] !== '{' && !c.words) return decide(NOT_MARKUP);
         c.bodyChecked = true;
       }
       const found = search(c.close, c.tail, c.openEnd);

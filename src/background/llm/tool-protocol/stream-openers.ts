@@ -34,7 +34,8 @@ export type Closer = { seen: number; decided: number; sure?: boolean; drop?: boo
     }
   /** `strings`: a Python fence's triple-quoted strings, in which a marker line closes nothing (formats/fenced.ts). */
   | { kind: 'fence'; marker: string; lineStart: number; matched: number; phase: 'lead' | 'marker' | 'trail' | 'fail'; skip?: number; strings?: TripleQuoteScan }
-  | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string }
+  /** `words`: the tool takes one input, which its body may give as words (formats/xml-tags.ts). */
+  | { kind: 'tool-tag'; name: string; close: RegExp; last: string; openEnd?: number; stuck?: boolean; bodyChecked?: boolean; tail: string; words?: boolean }
   /** A call-shaped JSON after prose: a call only if nothing but whitespace follows it. */
   | { kind: 'trailing'; length: number }
   /** Calls after inline code opened on an earlier line: an example if a backtick follows before a blank line, else calls. `blank`: the line so far is blank. */
@@ -306,8 +307,11 @@ export const LONE_REASONING_END = new RegExp(`<\\/(?:(?:mm|seed):)?(?:think|thin
 export const REASONING_END = new RegExp(`^(?:${LONE_REASONING_END.source})`, 'i');
 
 export const REASONING = /^<(think|thinking|reasoning|seed:think|mm:think|tool_call_reasoning)>|^<start_function_response>(?!call:)|^<think:[\w-]{1,20}>|^(?:to=self)?<\|message\|>|^\[THINK\]|^<\|open\|>think<\|sep\|>|^<\|START_THINKING\|>|^<\|channel>|^<\|channel\|>analysis<\|message\|>/i;
-/** The first key of a JSON object that may hold a call: a call's own keys, an envelope's, a chat message's (`role`, its `tool_calls` after). */
-export const JSON_CALL = /^(\{\s*["'“](name|function|function_name|functionName|toolName|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request|role)["'”]\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
+/**
+ * The first key of a JSON object that may hold a call: a call's own keys, an envelope's, a chat message's (`role`, its
+ * `tool_calls` after), an agent step's (`thoughts` before its `command`).
+ */
+export const JSON_CALL = /^(\{\s*["'“](name|function|function_name|functionName|toolName|func|tool|tool_name|api_name|input|args|params|tool_call|function_call|functionCall|action|type|arguments|parameters|tool_calls|calls|function_calls|request|role|thoughts|thought|command)["'”]\s*:|\[\s*\{\s*["'](name|function|function_name|func|type|functionCall|arguments|parameters|id)["']\s*:)/;
 export const CALL_FENCE_LANGS = /^(|json|jsonc|tool|tools|tool_code|tool_call|tool_calls|tool-call|python|py|function|function_call|xml)$/i;
 /** Held text shorter than this is looked at on every push; longer, once it has grown by half. */
 export const RECHECK_FLOOR = 64;

@@ -150,7 +150,11 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     // A Python call list opening the reply (after reasoning, perhaps) that names no offered tool: a failed call if it is the whole reply, which the parser judges at its end.
     if (!at.shownContent && (!at.hidAnything || at.hidReasoning) && UNKNOWN_CALL_LIST.test(held) && !pythonStart.test(held)) return { kind: 'end', verify: true };
     const named = held.match(toolTag);
-    if (named) return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '' };
+    if (named) {
+      const tool = table.resolve(named[1]!);
+      const words = tool !== undefined && Object.keys(table.schemaOf(tool)?.properties ?? {}).length === 1;
+      return { kind: 'tool-tag', name: named[1]!, close: new RegExp(`</${escapeRegExp(named[1]!)}\\s*>`, 'gi'), last: '', tail: '', ...(words ? { words } : {}) };
+    }
     const element = elementCall(held);
     if (element === 'maybe') return undefined;
     if (element) return element;

@@ -10,7 +10,7 @@ import { nameIn } from './bodies';
 import { continueCall } from './continue';
 import { isRecord, jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';
 import { pythonCallOf } from './special-tokens';
-import { withTripleQuotesAsJson } from '../python-literals';
+import { closersOfCutCall, withTripleQuotesAsJson } from '../python-literals';
 import { END_TOKENS } from '../stream-openers';
 
 /** A fenced code block: ``` or ~~~ (three or more) at a line's start, to the same marker alone on a line or the end. */
@@ -326,6 +326,13 @@ export const fenced: Detector = (ctx) => {
     const whole = calls ? undefined : callsOfCutList(fence.body, ctx.resolve, ctx.tools.schemaOf);
     if (whole) {
       spans.push({ start, end, calls: whole, problems: [{ problem: 'cut_off' }] });
+      continue;
+    }
+    // Python calls the reply ended inside, the last after its last value whole (a stop sequence took its `)`): closed.
+    const closers = calls || end < ctx.text.length || /(?:`{3,}|~{3,})[ \t]*$/.test(ctx.text.slice(start, end).trimEnd()) ? undefined : closersOfCutCall(fence.body);
+    const completed = closers ? callsInBody(fence.body.trimEnd() + closers, ctx.resolve, ctx.tools.schemaOf) : undefined;
+    if (completed) {
+      spans.push({ start, end, calls: completed });
       continue;
     }
     // A list of calls naming offered tools and others: its calls, and an unknown tool for each other, as in a wrapper; so

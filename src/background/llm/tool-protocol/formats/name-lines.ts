@@ -18,6 +18,7 @@
  */
 import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type NameResolver, type Span } from '../scan';
 import type { JsonSchema } from '../tools';
+import { closersOfCutCall } from '../python-literals';
 import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
 import { contentEnd } from './bare';
 
@@ -79,6 +80,9 @@ function lineEndFrom(text: string, at: number): number {
 /** The call a `name(…)` or `name{…}` stretch gives, or why it gives none; `open`: its bracket never closes. */
 function lineAttempt(stretch: string, rawName: string, paren: boolean, open: boolean, endsReply: boolean, resolve: NameResolver): Attempt | undefined {
   const body = stretch.slice(stretch.indexOf(paren ? '(' : '{') + (paren ? 1 : 0)).trim();
+  // A call the reply ended inside after its last value whole (a stop sequence took its `)`): closed.
+  const closers = open && paren && endsReply ? closersOfCutCall(stretch) : undefined;
+  if (closers) return lineAttempt(stretch.trimEnd() + closers, rawName, paren, false, endsReply, resolve);
   if (open && (paren || jsonEnding(body) === 'cut')) return { problem: endsReply ? 'cut_off' : 'unparsable', name: rawName };
   if (paren) {
     const call = parsePythonCall(stretch);

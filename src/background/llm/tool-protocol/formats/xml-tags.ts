@@ -2,6 +2,8 @@
 import { matchesOf, type Detector, type ScanContext, type Span } from '../scan';
 import { decodeEntities, isRecord, parseLooseJson } from '../values';
 import { closingTagIndex, firstFrom, readChildren } from '../xml-tree';
+import { singleInput } from '../call-objects';
+import type { JsonSchema } from '../tools';
 
 const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v';
 const ATTR_NAME = /[\w:-]+/y;
@@ -55,12 +57,17 @@ function firstCloseFrom(list: readonly { start: number; end: number }[] | undefi
 
 /**
  * A tool tag's body as arguments: its elements (`<path>a.ts</path>`, nested ones as objects,
- * repeated ones as lists, shaped later by the schema), or a body that is only JSON. Undefined
- * when it is neither (prose between tags).
+ * repeated ones as lists, shaped later by the schema), a body that is only JSON, or words for a
+ * tool that takes one input. Undefined when it is none of these (prose between tags).
  */
-function argumentsIn(body: string, siblings: ReadonlySet<string> | undefined): Record<string, unknown> | undefined {
+function argumentsIn(body: string, siblings: ReadonlySet<string> | undefined, schema?: JsonSchema): Record<string, unknown> | undefined {
   const trimmed = body.trim();
   if (!trimmed) return {};
+  // Words and no tags, for a tool that takes one input (`<execute_bash>git status</execute_bash>`, CodeAct): that input.
+  if (!trimmed.includes('<')) {
+    const words = singleInput(trimmed, schema);
+    if (words) return words;
+  }
   const children = readChildren(body, siblings) ?? (siblings ? readChildren(body) : undefined);
   if (children) return Object.fromEntries([...children].map(([key, nodes]) => [key, nodes.length === 1 ? nodes[0]! : nodes]));
   const json = trimmed.startsWith('{') ? parseLooseJson(trimmed) : undefined;
@@ -111,6 +118,12 @@ export const xmlTags: Detector = (ctx) => {
         covered = text.length;
         continue;
       }
+      // Words on the lines below, to the reply's end, for a tool that takes one input: cut off, for all the reply shows.
+      if (/^[ \t]*\r?\n\s*[^\s<]/.test(text.slice(tag.end)) && singleInput(text.slice(tag.end), ctx.tools.schemaOf(name))) {
+        spans.push({ start: m.index, end: text.length, calls: [], problems: [{ problem: 'cut_off', name }] });
+        covered = text.length;
+        continue;
+      }
       const rest = openBody(text.slice(tag.end), siblings);
       if (!rest) continue;
       spans.push(rest === 'cut' ? { start: m.index, end: text.length, calls: [], problems: [{ problem: 'cut_off', name }] } : { start: m.index, end: text.length, calls: [{ name, arguments: { ...tag.attributes, ...rest } }] });
@@ -120,7 +133,7 @@ export const xmlTags: Detector = (ctx) => {
     // Whatever this opening tag makes of its body, later openings of the same tool before this
     // closing tag would read a part of the same body: read it once.
     covered = close.end;
-    const children = argumentsIn(text.slice(tag.end, close.start), siblings);
+    const children = argumentsIn(text.slice(tag.end, close.start), siblings, ctx.tools.schemaOf(name));
     if (!children) continue;
     spans.push({ start: m.index, end: close.end, calls: [{ name, arguments: { ...tag.attributes, ...children } }] });
   }
