@@ -5,8 +5,8 @@
  * `**{…}` keyword splat and triple-quoted strings (in a ```tool_code fence whose string holds a fence's marker); a
  * fine-tune's own call token (`<|tool_code|>`); the `output` key of Hermes Function-Calling's calls; AutoGPT's step
  * object (`thoughts` beside a `command`); Python calls the reply ended inside after a whole value (a stop sequence took
- * their `)`); a tool-named tag whose body is words, for a tool that takes one input (CodeAct). Parser and stream filter
- * agree in every chunking.
+ * their `)`); a tool-named tag whose body is words, for a tool that takes one input (CodeAct); a parameter's value
+ * quoting the wrapper's tags, the reply ending inside it. Parser and stream filter agree in every chunking.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
 import { expectNoCall, expectReadAs } from '../../support/stream-through';
@@ -185,5 +185,23 @@ describe('a tool-named tag holding words', () => {
     expectNoCall('<get_weather>Oslo</get_weather>', TOOLS);
     expectNoCall('Write <execute_bash>ls</execute_bash> to list files.', TOOLS);
     expectNoCall('Use it:\n<execute_bash> is the tag for commands.', TOOLS);
+  });
+});
+
+describe("a parameter's value quoting the wrapper's tags", () => {
+  const TOOLS_WRITE = [{ name: 'write', parameters: object({ path: { type: 'string' }, content: { type: 'string' } }, ['path', 'content']) }];
+  const head = '<tool_call>\n<function=write>\n<parameter=path>\n/a.md\n</parameter>\n<parameter=content>\n';
+
+  test('the reply ending inside the value after the quoted tags: cut off, never a call on part of the value', () => {
+    const r = parseToolCalls(`${head}- Qwen format (\`<tool_call>...</tool_call>`, TOOLS_WRITE);
+    expect({ calls: r.calls, failures: r.failures.map((f) => f.problem) }).toEqual({ calls: [], failures: ['cut_off'] });
+  });
+
+  test('the value closed after them: the call, the tags in its value', () => {
+    expectReadAs(`${head}Use \`<tool_call>…</tool_call>\` here.\n</parameter>\n</function>\n</tool_call>`, TOOLS_WRITE, [{ name: 'write', arguments: { path: '/a.md', content: 'Use `<tool_call>…</tool_call>` here.' } }], '');
+  });
+
+  test('closers missing but the wrapper closed on a line of its own: the call, as before', () => {
+    expectReadAs(`${head}Hello\n</tool_call>`, TOOLS_WRITE, [{ name: 'write', arguments: { path: '/a.md', content: 'Hello' } }], '');
   });
 });

@@ -51,6 +51,11 @@ export class OpenValueScan {
     return this.phase === 'json' || this.glmValueOpen || this.parameterOpen || this.gemmaStringOpen || this.cdataOpen;
   }
 
+  /** Whether the body read so far stops inside a value written as markup's text (a parameter's, GLM's, a CDATA section), not in JSON. */
+  get insideText(): boolean {
+    return this.glmValueOpen || this.parameterOpen || this.gemmaStringOpen || this.cdataOpen;
+  }
+
   private step(ch: string, at: number): void {
     this.recent = (this.recent + ch).slice(-LONGEST_TOKEN);
     if (this.cdataOpen) {

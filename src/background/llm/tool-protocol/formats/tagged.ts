@@ -109,11 +109,19 @@ const CUT_CLOSING_TAG = /<\/[\w:-]{0,40}\s*$/;
 /** GLM's (and its kin's) argument tokens: no sentence writes these. */
 const SPECIAL_ARGUMENT_TOKEN = /<(?:[a-z]{1,20}_)?(?:arg|param)_key>/i;
 
-/** Whether a body stops inside a value: the same scan the streaming filter runs as the body arrives. */
-function unfinished(body: string): boolean {
+/** Whether a body stops inside a value (`text`: inside a value written as markup's text, not in JSON): the scan the streaming filter runs as the body arrives. */
+function unfinished(body: string, text = false): boolean {
   const scan = new OpenValueScan(0);
   scan.feedTo(body, 0, body.length);
-  return scan.insideValue;
+  return text ? scan.insideText : scan.insideValue;
+}
+
+/** Whether a marker at `at` stands after words on its line, inside a value of markup's text the body from `from` left open. */
+function quotedIn(text: string, from: number, at: number): boolean {
+  // Back to the line's start or the body's, whichever is nearer: no further.
+  let i = at - 1;
+  while (i >= from && text[i] !== '\n' && /\s/.test(text[i]!)) i--;
+  return i >= from && text[i] !== '\n' && unfinished(text.slice(from, at), true);
 }
 
 /**
@@ -161,11 +169,18 @@ function wrapperSpans(ctx: ScanContext, w: Wrapper, opens: readonly RegExpExecAr
   for (const [n, m] of opens.entries()) {
     const from = m.index + m[0].length;
     while (c < closes.length && closes[c]!.index < from) c++;
-    const nextOpen = opens[n + 1]?.index ?? ctx.text.length;
+    // An opening marker after words on its line, inside a parameter's value (a file's content quoting the wrapper), begins no
+    // call: the next one after it may (a few at most).
+    let next = n + 1;
+    for (let tries = 0; tries < 4 && next < opens.length && quotedIn(ctx.text, from, opens[next]!.index); tries++) next++;
+    const nextOpen = opens[next]?.index ?? ctx.text.length;
     // A closing marker inside a value (a JSON string, a GLM value) does not end the call: take the next (a few at most).
     for (let tries = 0; tries < 4 && c + 1 < closes.length && closes[c + 1]!.index < nextOpen && closes[c] && unfinished(ctx.text.slice(from, closes[c]!.index)); tries++) c++;
     const close = closes[c];
-    const closed = close !== undefined && close.index < nextOpen;
+    // The last closing marker, ending the reply after words on its line inside a parameter's value: the reply ended inside
+    // that value, which quoted the marker.
+    const quoted = close !== undefined && close.index < nextOpen && c === closes.length - 1 && !ctx.text.slice(close.index + close[0].length).trim() && quotedIn(ctx.text, from, close.index);
+    const closed = close !== undefined && close.index < nextOpen && !quoted;
     const reasoningEnd = closed || !w.endsWithReasoning ? -1 : reasoningEndIn(ctx.text, thinkCloses(), from, nextOpen);
     const limit = closed ? close.index : reasoningEnd !== -1 ? reasoningEnd : nextOpen;
     const atEnd = !closed && limit === ctx.text.length;
