@@ -122,6 +122,10 @@ const WHOLE_REPLY_ONLY = new Set([
   'pending-moved: Gemma-4 E2B tool name on its own line, then `key: value` lines',
   'pending-moved: deepseek-v4-local_bare-name-line-then-colon-key-value-lines_file_read',
   'pending-moved: deepseek-v4-local_bare-name-then-key-equals-value_then-hallucinated-answer_file_read',
+  // Calls' JSON in one-line fences, and a Python call with the stripped header glued after it, opening the reply (formats/reply-calls.ts).
+  'round40: rn-executorch-hammer21-fenced-json-array',
+  'round40: rn-executorch-hammer21-fenced-array-then-empty-array',
+  'round40: triton-trtllm-llama31-builtin-brave-search-then-continued',
 ]);
 
 describe('a line of prose before the call', () => {
