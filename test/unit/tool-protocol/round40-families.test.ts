@@ -205,3 +205,15 @@ describe("a parameter's value quoting the wrapper's tags", () => {
     expectReadAs(`${head}Hello\n</tool_call>`, TOOLS_WRITE, [{ name: 'write', arguments: { path: '/a.md', content: 'Hello' } }], '');
   });
 });
+
+describe("a fence's marker glued to words before a call's JSON", () => {
+  test('is no inline code, whether or not a line break ends the reply: the call, as the stream filter reads it', () => {
+    const call = [{ name: 'get_weather', arguments: { location: 'Oslo' } }];
+    expectReadAs('Sure: ```json\n{"name": "get_weather", "arguments": {"location": "Oslo"}}\n```', TOOLS, call, 'Sure: ```json ```');
+    expectReadAs('Sure: ```json\n{"name": "get_weather", "arguments": {"location": "Oslo"}}\n```\n', TOOLS, call, 'Sure: ```json ```');
+  });
+
+  test('single backticks over lines are inline code, and the call in them an example', () => {
+    expectNoCall('Write `\n{"name": "get_weather", "arguments": {"location": "Oslo"}}\n` to call it.', TOOLS);
+  });
+});

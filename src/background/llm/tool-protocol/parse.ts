@@ -77,10 +77,21 @@ function codeSpans(text: string, fences: ReturnType<typeof findFences>): [number
     while (f < fences.length && fences[f]!.end <= m.index) spans.push([fences[f]!.open, fences[f++]!.end]);
     // Backticks that would pair across a fence's opening are not code: the fence is.
     if (f < fences.length && m.index + m[0].length > fences[f]!.open) continue;
+    // Nor are runs of three or more, a fence's marker glued to words (`Sure: ```json`), as the stream filter reads them.
+    if (runOfTicks(text, m.index) >= 3 || runOfTicks(text, m.index + m[0].length - 1) >= 3) continue;
     spans.push([m.index, m.index + m[0].length]);
   }
   while (f < fences.length) spans.push([fences[f]!.open, fences[f++]!.end]);
   return spans;
+}
+
+/** The length of the run of backticks the one at `at` is in (looked at up to three on each side). */
+function runOfTicks(text: string, at: number): number {
+  let from = at;
+  while (from > at - 3 && text[from - 1] === '`') from--;
+  let to = at + 1;
+  while (to < at + 4 && text[to] === '`') to++;
+  return to - from;
 }
 
 const END_OF_SEQUENCE = /\s*<\/s>\s*$|[ \t]*<\/s>/y;
