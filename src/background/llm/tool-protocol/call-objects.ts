@@ -5,7 +5,8 @@
  */
 import { fitArguments, misfitArguments } from './fit';
 import { named, isCall, type Attempt, type NameResolver, type ParsedCall, type Problem, type SchemaOf, type Span } from './scan';
-import { argumentsObject, isRecord, parseLooseJson, parsePythonCall, positionalKey, splitTopLevel, type Json } from './values';
+import { argumentsObject, isRecord, parseLooseJson, positionalKey, splitTopLevel, type Json } from './values';
+import { parsePythonCall } from './python-calls';
 
 const PAIR_NAME = /^(?:parameter|param|arg|argument)?_?name$/i;
 const PAIR_VALUE = /^(?:parameter|param|arg|argument)?_?value$/i;

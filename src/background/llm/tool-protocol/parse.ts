@@ -35,7 +35,7 @@ import { cwmTool } from './formats/cwm';
 import { dspy } from './formats/dspy';
 import { xmlTags } from './formats/xml-tags';
 import { failureOf, type CallFailure } from './failures';
-import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './stream-openers';
+import { END_OF_REPLY_EOS, END_TOKENS, escapeRegExp } from './template-tokens';
 import { turnEndStart } from './turn-end';
 import { quotedLines, standing } from './standing';
 import { inventedResponses } from './invented-responses';

@@ -4,7 +4,7 @@
  * and the calls drafted inside a closed block before the call after it.
  */
 import { isBlank, matchesOf, Regions, type Span } from './scan';
-import { LONE_REASONING_END } from './stream-openers';
+import { LONE_REASONING_END } from './template-tokens';
 
 
 const LONE_REASONING_ENDS = new RegExp(LONE_REASONING_END.source, 'gi');

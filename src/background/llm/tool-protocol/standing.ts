@@ -4,7 +4,7 @@
  * an example only where the format allows; runs of spans side by side are judged together. Used by `parse.ts`.
  */
 import { presentsExample } from './formats/fenced';
-import { END_TOKENS, escapeRegExp } from './stream-openers';
+import { END_TOKENS, escapeRegExp } from './template-tokens';
 import { isBlank, Regions, STRIPPED_HEADER, type Span } from './scan';
 
 /** End-of-turn tokens, and Llama 3's header of the next assistant turn a model that runs on past its end writes after them. */

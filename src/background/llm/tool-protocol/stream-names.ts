@@ -7,7 +7,8 @@ import { callLabel } from './formats/reply-calls';
 import { FENCED_WRAPPERS } from './formats/fenced';
 import { ARGUMENTS_ELEMENTS, LEAD_ELEMENTS, NAME_ELEMENTS } from './formats/element-calls';
 import { declaredFields } from './formats/name-lines';
-import { escapeRegExp, wrapper, type CloserSpec } from './stream-openers';
+import { wrapper, type CloserSpec } from './stream-openers';
+import { escapeRegExp } from './template-tokens';
 import type { Position } from './stream-recognise';
 import { createToolTable, nameKey, toolNameOf, type ToolInput } from './tools';
 

@@ -4,7 +4,8 @@
  */
 import { BODY_LABELS } from './formats/fenced';
 import { CALL_TAG_NAME } from './formats/tagged';
-import { CALL_FENCE_LANGS, FIXED_OPENERS, FUNCTIONARY_HEADER, LONE_REASONING_TOKENS, RECHECK_FLOOR, RECIPIENT_HEAD, SENTENCE_END } from './stream-openers';
+import { CALL_FENCE_LANGS, FIXED_OPENERS, FUNCTIONARY_HEADER, RECHECK_FLOOR, RECIPIENT_HEAD, SENTENCE_END } from './stream-openers';
+import { LONE_REASONING_TOKENS } from './template-tokens';
 import { fenceOpening } from './stream-scans';
 import { FENCED_WRAPPER_TAGS, startsFence, type NamePatterns } from './stream-names';
 import type { Position } from './stream-recognise';

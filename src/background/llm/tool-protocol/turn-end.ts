@@ -4,7 +4,7 @@
  * reply without them, and the stream filter keeps them back until it knows whether more follows, so every form read at
  * the end of a reply is read, and hidden, before them as well.
  */
-import { END_OF_REPLY_EOS, TURN_END_TOKENS } from './stream-openers';
+import { END_OF_REPLY_EOS, TURN_END_TOKENS } from './template-tokens';
 
 /** DeepSeek's end of sentence, with the bars and separators a server may have turned into ASCII. */
 const DEEPSEEK_END = /<[｜|]end[▁_ ]of[▁_ ]sentence[｜|]>$/;

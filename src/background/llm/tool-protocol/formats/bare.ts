@@ -6,7 +6,8 @@
  */
 import { isCall, STRAY_CLOSER, type Detector, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { attemptsFromJson, callsFromJson, NAME_KEYS } from '../call-objects';
-import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, pythonLiteral, splitTopLevel } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson, splitTopLevel } from '../values';
+import { parsePythonCall, pythonLiteral } from '../python-calls';
 import { callsOfCutList, EXAMPLE_LEAD, mixedCallList } from './fenced';
 import { afterLabel, decoratedCallLines, gluedNameLine, inlineCodeCall, pythonCallRun, pythonList, QUOTING, replyStart } from './reply-calls';
 

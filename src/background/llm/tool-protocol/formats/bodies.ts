@@ -7,7 +7,8 @@
  */
 import { isCall, matchesOf, named, type Attempt, type ScanContext } from '../scan';
 import { attemptsFromJson, isToolDefinitions } from '../call-objects';
-import { argumentsObject, isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
+import { argumentsObject, isRecord, jsonEnding, matchBracket, parseLooseJson, splitTopLevel, type Json } from '../values';
+import { parsePythonCall } from '../python-calls';
 import { XmlNode } from '../xml-tree';
 import { namedFunctionsIn } from './attributed';
 import { openingTag } from './xml-tags';

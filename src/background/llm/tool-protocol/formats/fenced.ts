@@ -8,10 +8,11 @@ import { isCall, named, spanOf, type Attempt, type Detector, type ParsedCall, ty
 import { attemptsFromJson, callsFromJson } from '../call-objects';
 import { nameIn } from './bodies';
 import { continueCall } from './continue';
-import { isRecord, jsonEnding, parseLooseJson, parsePythonCall, splitTopLevel, wholeItemsOfCutList } from '../values';
+import { isRecord, jsonEnding, parseLooseJson, splitTopLevel, wholeItemsOfCutList } from '../values';
+import { parsePythonCall } from '../python-calls';
 import { pythonCallOf } from './special-tokens';
 import { closersOfCutCall, withTripleQuotesAsJson } from '../python-literals';
-import { END_TOKENS } from '../stream-openers';
+import { END_TOKENS } from '../template-tokens';
 
 /** A fenced code block: ``` or ~~~ (three or more) at a line's start, to the same marker alone on a line or the end. */
 export interface Fence {

@@ -14,7 +14,8 @@
  * next opener of either kind, so the whole text is read at most twice.
  */
 import { matchesOf, named, spanOf, STRAY_CLOSER, type Attempt, type Detector } from '../scan';
-import { isRecord, matchBracket, parseLooseJson, parsePythonCall, type Json } from '../values';
+import { isRecord, matchBracket, parseLooseJson, type Json } from '../values';
+import { parsePythonCall } from '../python-calls';
 
 /** The call openers; FunctionGemma may write its response opener before a call by mistake (`<start_function_response>call:…`). */
 const OPENER = /<\|tool_call>|<start_function_call>|<start_function_response>(?=call:)/g;

@@ -6,7 +6,8 @@
  * Each names an offered tool (an unknown one after Gorilla's marker is a failure) and stands on lines of its own.
  */
 import { matchesOf, named, spanOf, type Attempt, type Detector, type Span } from '../scan';
-import { isRecord, matchBracket, parseLooseJson, parsePythonCall } from '../values';
+import { isRecord, matchBracket, parseLooseJson } from '../values';
+import { parsePythonCall } from '../python-calls';
 
 const GORILLA_LINE = /^[ \t]*<<function>>[^\n]*/gm;
 const LABEL_PAIR = /^[ \t]*TOOL_CALL:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*\r?\n[ \t]*ARGS:[ \t]*(?=\{)/gm;

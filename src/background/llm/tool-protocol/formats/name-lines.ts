@@ -19,7 +19,8 @@
 import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type NameResolver, type Span } from '../scan';
 import type { JsonSchema } from '../tools';
 import { closersOfCutCall } from '../python-literals';
-import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson } from '../values';
+import { parsePythonCall } from '../python-calls';
 import { contentEnd } from './bare';
 
 /**

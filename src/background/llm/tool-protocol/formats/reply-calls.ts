@@ -5,7 +5,8 @@
  */
 import { STRIPPED_HEADER, type ParsedCall, type Problem, type ScanContext, type Span } from '../scan';
 import { callsFromJson } from '../call-objects';
-import { isRecord, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel } from '../values';
+import { isRecord, matchBracket, parseLooseJson, splitTopLevel } from '../values';
+import { parsePythonCall } from '../python-calls';
 import { EXAMPLE_LEAD } from './fenced';
 import { pythonCallOf } from './special-tokens';
 

@@ -3,7 +3,8 @@ import { isCall, matchesOf, named, spanOf, type Attempt, type Detector, type Par
 import { attemptFromObject, attemptsFromJson } from '../call-objects';
 import { JsonRunScan } from '../value-scans';
 import { invokesIn } from './invoke';
-import { isRecord, jsonEnding, matchBracket, parseLooseJson, parsePythonCall, splitTopLevel, type Json } from '../values';
+import { isRecord, jsonEnding, matchBracket, parseLooseJson, splitTopLevel, type Json } from '../values';
+import { parsePythonCall } from '../python-calls';
 
 const BAR = '[｜|]';
 const SEP = '[▁_ ]';

@@ -11,7 +11,7 @@
  */
 import { matchesOf, named, pairHeadsWithEnds, spanOf, type Attempt, type Detector, type ScanContext, type Span } from '../scan';
 import { isRecord, jsonEnding, parseLooseJson } from '../values';
-import { escapeRegExp } from '../stream-openers';
+import { escapeRegExp } from '../template-tokens';
 import { XmlNode } from '../xml-tree';
 
 const SOLAR_HEAD = /<\|tool_call:start\|>[ \t]*([\w.-]{1,100})[ \t]*\r?\n?/g;
