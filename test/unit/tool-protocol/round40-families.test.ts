@@ -6,10 +6,11 @@
  * fine-tune's own call token (`<|tool_code|>`); the `output` key of Hermes Function-Calling's calls; AutoGPT's step
  * object (`thoughts` beside a `command`); Python calls the reply ended inside after a whole value (a stop sequence took
  * their `)`); a tool-named tag whose body is words, for a tool that takes one input (CodeAct); a parameter's value
- * quoting the wrapper's tags, the reply ending inside it. Parser and stream filter agree in every chunking.
+ * quoting the wrapper's tags, the reply ending inside it; a ReAct action naming a tool the model made up. Parser and
+ * stream filter agree in every chunking.
  */
 import { parseToolCalls } from '../../../src/background/llm/tool-protocol/parse';
-import { expectNoCall, expectReadAs } from '../../support/stream-through';
+import { expectNoCall, expectReadAs, squash, streamThrough } from '../../support/stream-through';
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 const TOOLS = [
@@ -215,5 +216,26 @@ describe("a fence's marker glued to words before a call's JSON", () => {
 
   test('single backticks over lines are inline code, and the call in them an example', () => {
     expectNoCall('Write `\n{"name": "get_weather", "arguments": {"location": "Oslo"}}\n` to call it.', TOOLS);
+  });
+});
+
+describe('a ReAct action naming a tool the model made up', () => {
+  const failureOf = (text: string) => {
+    const r = parseToolCalls(text, TOOLS);
+    return { calls: r.calls, failures: r.failures.map((f) => [f.problem, f.name]) };
+  };
+
+  test('a few words naming no offered tool, an input below: an unknown tool, the step hidden', () => {
+    expect(failureOf(' I need to look up the answer\nAction: Look up\nAction Input: Capital of Norway')).toEqual({ calls: [], failures: [['unknown_tool', 'Look up']] });
+    expectNoCall('Notes:\nAction: review the contract\nBob will do it.', TOOLS);
+    for (const size of [1, 3, 7, 10_000]) {
+      expect(squash(streamThrough(' I need to look up the answer\nAction: Look up\nAction Input: Capital of Norway', TOOLS, size))).toBe('I need to look up the answer');
+    }
+  });
+
+  test('words saying no tool is called, or a sentence: no failure', () => {
+    expect(failureOf('Thought: done\nAction: Final Answer\nAction Input: 42').failures).toEqual([]);
+    expect(failureOf('Action: No action needed\nAction Input: none').failures).toEqual([]);
+    expect(failureOf('Action: Prepare to make a GET request to the API.\nAction Input: the URL').failures).toEqual([]);
   });
 });

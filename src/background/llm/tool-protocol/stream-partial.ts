@@ -10,6 +10,7 @@ import { fenceOpening } from './stream-scans';
 import { FENCED_WRAPPER_TAGS, startsFence, type NamePatterns } from './stream-names';
 import type { Position } from './stream-recognise';
 import { nameKey } from './tools';
+import { madeUpTool } from './formats/react';
 
 /** GPT-OSS's stripped header (formats/special-tokens.ts) still arriving: the recipient's name, the constraint and tokens left. */
 const STRIPPED_HARMONY_PARTIAL = /^(?:assistant)?(?:commentary|analysis)[ \t]+to=functions\.[\w.:-]{0,100}[ \t<|>a-z]{0,40}$/;
@@ -200,6 +201,11 @@ export function partialTest(patterns: NamePatterns): (text: string, at: Position
       const json = text.slice(action[0].length).trimStart();
       if (json.length < 40 && (json === '' || (json[0] === '{' && JSON_CALL_START.test(json)))) return true;
     } else if (/^a(c(t(i(o(n(:[^\n]{0,120})?)?)?)?)?)?$/.test(lower)) return true;
+    // An action line ended, while the input line that would make its words a made-up tool's call may still come below it.
+    else {
+      const step = text.length < 240 ? /^action:[ \t]*([^\n]*?)[ \t]*\r?\n(?:[ \t]*\r?\n){0,4}[ \t]*(?:a(?:c(?:t(?:i(?:o(?:n(?: (?:i(?:n(?:p(?:u(?:t)?)?)?)?)?)?)?)?)?)?)?)?$/.exec(lower) : null;
+      if (step && madeUpTool(step[1]!)) return true;
+    }
     if (lineStart && names.some((n) => (lower.startsWith(n) && kimiPrefix(lower.slice(n.length))) || (lower.startsWith(`functions.${n}`) && kimiPrefix(lower.slice(n.length + 10))))) return true;
     if (lineStart && names.some((n) => lower === n)) return true;
     // A line may begin with a wrapper or namespace before the name: `tool_code = `, `print(`, `default_api.`.

@@ -8,7 +8,7 @@ import { callLabel } from './formats/reply-calls';
 import { LEAKED_TOOL_USE } from './formats/bare';
 import { LABEL_LINE, PYTHON_FENCE_LANGS } from './formats/fenced';
 import { CALL_TAG_NAME } from './formats/tagged';
-import { ACTION_LINE, namesNoTool } from './formats/react';
+import { ACTION_LINE, madeUpTool, namesNoTool } from './formats/react';
 import { CALL_FENCE_LANGS, FIXED_OPENERS, JSON_CALL, SENTENCE_END, tag, wrapper, type CloserSpec } from './stream-openers';
 import { escapeRegExp } from './template-tokens';
 import { fenceOpening, TripleQuoteScan } from './stream-scans';
@@ -49,6 +49,9 @@ export interface Recogniser {
 
 /** Gemma 4's call body without its wrapper or `call:` (formats/gemma.ts): a name, `{`, and its string token soon after. */
 const HEADLESS_GEMMA = /^[A-Za-z_][\w.-]{0,99}\{[^\n]{0,100}?<\|"\|>/;
+
+/** The input line below an action (blank lines between, as formats/react.ts allows). */
+const ACTION_INPUT_AFTER = /^(?:[ \t]*\r?\n){0,4}[ \t]*Action Input:/;
 
 /** ReAct's action line, complete (formats/react.ts). */
 const REACT_ACTION = new RegExp(`^${ACTION_LINE.source}`);
@@ -191,6 +194,8 @@ export function createRecogniser(tools: readonly ToolInput[]): Recogniser {
     if (reactCall.test(held)) return { kind: 'end', verify: true };
     const reactAction = REACT_ACTION.exec(held);
     if (reactAction && !namesNoTool(reactAction[1]!, table.resolve)) return { kind: 'end', verify: true };
+    // Words naming no offered tool, an input line below: a tool the model made up, which the parser reads as an unknown tool.
+    if (reactAction && madeUpTool(reactAction[1]!.trim()) && ACTION_INPUT_AFTER.test(held.slice(reactAction[0].length))) return { kind: 'end', verify: true };
     // An action naming an offered tool, its line not ended: it may end the reply with no input line (formats/react.ts).
     const loneAction = /^Action:[ \t]*([A-Za-z_][\w.-]{0,99})[ \t]*$/.exec(held);
     if (loneAction && table.resolve(loneAction[1]!)) return { kind: 'end', verify: true };

@@ -26,6 +26,16 @@ const ACTION = new RegExp(`^[ \\t]*${ACTION_LINE.source}(?:[ \\t]*\\r?\\n){0,4}[
 
 /** `Action: None`, `Action: search the web`: words that name no tool, prose. */
 export const namesNoTool = (name: string, resolve: (n: string) => string | undefined): boolean => /\s/.test(name) && !resolve(name);
+
+/**
+ * Words saying no tool is called (`Action: None`, `Action: Final Answer`, `Action: No action needed`). A few other words
+ * naming no offered tool, an input on the line below (`Action: Look up`, `Action Input: Capital of Norway`, text-davinci-003),
+ * are a tool the model made up: an unknown tool, so the repair turn names the tools there are. A sentence is prose.
+ */
+const NO_TOOL_WORDS = /^(?:none|n\/a|no\b|not\b|nothing|final answer|answer|respond|reply|finish|done|wait)/i;
+
+/** Words that read as a made-up tool's name: two to four words, no sentence (`Look up`, `Internet Search Tool`). */
+export const madeUpTool = (name: string): boolean => /^[A-Za-z][\w-]*(?:[ \t]+[\w-]+){1,3}$/.test(name) && !NO_TOOL_WORDS.test(name);
 /** What may stand before the input's brace on its line. */
 const DECORATION = /^[^\n{]{0,40}?(?=\{)/;
 
@@ -170,13 +180,14 @@ export const react: Detector = (ctx) => {
     // After the first action, only an action right after the last input is one more call; the rest is the model running on.
     if (start !== -1 && (after === -1 || ctx.text.slice(after, m.index).trim() !== '')) break;
     const name = m[1]!.trim();
-    if (namesNoTool(name, ctx.resolve)) {
+    if (namesNoTool(name, ctx.resolve) && !madeUpTool(name)) {
       if (start === -1) continue;
       break;
     }
     if (start === -1) start = m.index;
     const input = inputOf(ctx, name, ctx.text, m.index + m[0].length);
-    attempts.push(input.attempt);
+    // A tool that is not offered is unknown, whatever its input is written as.
+    attempts.push(ctx.resolve(name) ? input.attempt : { problem: 'unknown_tool', name });
     after = input.end;
     if (after === -1) break;
   }
